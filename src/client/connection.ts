@@ -1,0 +1,351 @@
+// A JSON-RPC 2.0 peer over any Transport (W4–W8): allocates request ids,
+// correlates answers, runs each request's timeout and AbortSignal, answers
+// the server's requests, and fails everything pending, at once and with one
+// typed error, when the transport ends. Knows no MCP method but `ping`,
+// `notifications/cancelled` and `notifications/progress`, which are wire-level.
+
+import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError, type McpClientError } from '../errors.js';
+import type { DiagnosticHook } from '../diagnostics.js';
+import { ErrorCodes } from '../jsonrpc/codes.js';
+import {
+  classify,
+  isObject,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../jsonrpc/message.js';
+import type { Transport, TransportEnd } from '../transport/transport.js';
+
+/** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** With resetTimeoutOnProgress, a request still ends after this long in total unless told otherwise. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
+/** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
+const ABANDONED_IDS_KEPT = 1024;
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  /** Per-request timeout in ms. Default: the connection's default (30 s). */
+  timeoutMs?: number;
+  /** Aborting rejects the request with `signal.reason`, untouched, and sends notifications/cancelled. */
+  signal?: AbortSignal;
+  /** Called for each notifications/progress the server sends for this request. Sets a progressToken. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Restart the timeout each time the server reports progress for this
+   * request, so a long tool that keeps reporting is not cut off. Works with
+   * or without onProgress. Bounded by maxTotalTimeoutMs.
+   */
+  resetTimeoutOnProgress?: boolean;
+  /** Overall cap when resetTimeoutOnProgress is on. Default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+}
+
+export interface RequestContext {
+  id: JsonRpcId;
+  /** Aborted when the server cancels its request or the connection ends. */
+  signal: AbortSignal;
+}
+
+/** Handles one server-initiated request; the returned value is the result. Throw an RpcError to answer with its code. */
+export type RequestHandler = (params: Record<string, unknown> | undefined, context: RequestContext) => unknown;
+
+export interface ConnectionOptions {
+  defaultTimeoutMs?: number;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  onDiagnostic?: DiagnosticHook;
+  /** Called once when the transport ends, after every pending request has been rejected. */
+  onClose?: (end: TransportEnd) => void;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout | undefined;
+  timeoutMs: number;
+  startedAt: number;
+  options: RequestOptions;
+  removeAbortListener: (() => void) | undefined;
+}
+
+export type ConnectionState = 'idle' | 'open' | 'closed';
+
+export class Connection {
+  state: ConnectionState = 'idle';
+  private nextId = 0;
+  private pending = new Map<JsonRpcId, Pending>();
+  private abandoned = new Set<JsonRpcId>();
+  private readonly handlers = new Map<string, RequestHandler>();
+  private readonly serverRequests = new Map<JsonRpcId, AbortController>();
+  private end: TransportEnd | undefined;
+  private readonly defaultTimeoutMs: number;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly options: ConnectionOptions = {},
+  ) {
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    // MCP basic utilities: "The receiver MUST respond promptly with an empty response."
+    this.handlers.set('ping', () => ({}));
+  }
+
+  get server(): string {
+    return this.transport.server;
+  }
+
+  /** Installs (or with undefined, removes) the handler for a server-initiated request method. */
+  setRequestHandler(method: string, handler: RequestHandler | undefined): void {
+    if (handler) this.handlers.set(method, handler);
+    else this.handlers.delete(method);
+  }
+
+  async open(): Promise<void> {
+    if (this.state !== 'idle') throw new Error('Connection.open() called twice');
+    this.state = 'open';
+    try {
+      await this.transport.start({
+        onMessage: (value) => this.receive(value),
+        onClose: (end) => this.closed(end),
+        onDiagnostic: this.options.onDiagnostic,
+      });
+    } catch (error) {
+      this.state = 'closed';
+      this.end = { reason: 'spawn-failed', cause: error };
+      throw error;
+    }
+  }
+
+  request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<unknown> {
+    if (this.state !== 'open') return Promise.reject(this.closedError(method));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+
+    const id = this.nextId++;
+    const wantsProgress = options.onProgress !== undefined || options.resetTimeoutOnProgress === true;
+    if (wantsProgress) {
+      // MCP progress: the token travels in params._meta; the request id is unique, so it serves as the token.
+      const meta = isObject(params?._meta) ? params._meta : {};
+      params = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+
+    return new Promise<unknown>((resolve, reject) => {
+      const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+      const entry: Pending = { method, resolve, reject, timer: undefined, timeoutMs, startedAt: Date.now(), options, removeAbortListener: undefined };
+      entry.timer = setTimeout(() => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)), timeoutMs);
+      if (signal) {
+        const onAbort = () => this.abandon(id, signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.removeAbortListener = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.pending.set(id, entry);
+      this.transport.send(message).catch((error: unknown) => {
+        const current = this.pending.get(id);
+        if (current) this.settle(id, current).reject(this.state === 'open' ? error : this.closedError(method));
+      });
+    });
+  }
+
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(this.closedError(method));
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.transport.send(message);
+  }
+
+  /** Graceful and idempotent: closes the transport; whatever is pending rejects with a ClosedError. */
+  async close(): Promise<void> {
+    if (this.state === 'idle') {
+      this.state = 'closed';
+      this.end = { reason: 'closed' };
+      return;
+    }
+    await this.transport.close();
+  }
+
+  // --- timeouts, aborts, settling -------------------------------------------------
+
+  private settle(id: JsonRpcId, entry: Pending): Pending {
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.removeAbortListener?.();
+    return entry;
+  }
+
+  /** Timeout or abort: stop waiting, tell the server (W7), remember the id so a late answer drops quietly. */
+  private abandon(id: JsonRpcId, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.settle(id, entry);
+    this.abandoned.add(id);
+    if (this.abandoned.size > ABANDONED_IDS_KEPT) this.abandoned.delete(this.abandoned.values().next().value!);
+    // MCP lifecycle: "The initialize request MUST NOT be cancelled by clients."
+    if (entry.method !== 'initialize' && this.state === 'open') {
+      const why = reason instanceof TimeoutError ? `timed out after ${entry.timeoutMs} ms` : 'aborted by the client';
+      this.notify('notifications/cancelled', { requestId: id, reason: why }).catch(() => {});
+    }
+    entry.reject(reason);
+  }
+
+  private onProgress(params: Record<string, unknown>): void {
+    const token = params.progressToken;
+    if (typeof token !== 'number' && typeof token !== 'string') return;
+    const entry = this.pending.get(token);
+    if (!entry || typeof params.progress !== 'number') return;
+    const { onProgress, resetTimeoutOnProgress, maxTotalTimeoutMs = DEFAULT_MAX_TOTAL_TIMEOUT_MS } = entry.options;
+    if (resetTimeoutOnProgress) {
+      clearTimeout(entry.timer);
+      const left = maxTotalTimeoutMs - (Date.now() - entry.startedAt);
+      const site = { server: this.server, method: entry.method };
+      const error = left <= entry.timeoutMs
+        ? new TimeoutError(site, maxTotalTimeoutMs, ' in total (the overall cap, although the server kept reporting progress)')
+        : new TimeoutError(site, entry.timeoutMs, ' since its last progress report');
+      entry.timer = setTimeout(() => this.abandon(token, error), Math.max(0, Math.min(left, entry.timeoutMs)));
+    }
+    if (onProgress) {
+      const update: ProgressUpdate = { progress: params.progress };
+      if (typeof params.total === 'number') update.total = params.total;
+      if (typeof params.message === 'string') update.message = params.message;
+      try {
+        onProgress(update);
+      } catch (error) {
+        this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'notifications/progress', error });
+      }
+    }
+  }
+
+  // --- incoming ------------------------------------------------------------------
+
+  private receive(value: unknown): void {
+    if (Array.isArray(value)) {
+      // JSON-RPC 2.0 §6 batches (MCP 2025-03-26 allows them; later revisions dropped them but accepting costs nothing).
+      if (value.length === 0) this.report(value, 'an empty batch');
+      for (const item of value) this.receiveOne(item);
+      return;
+    }
+    this.receiveOne(value);
+  }
+
+  private receiveOne(value: unknown): void {
+    const c = classify(value);
+    switch (c.kind) {
+      case 'response':
+        return this.onResponse(c.message);
+      case 'notification':
+        return this.onNotification(c.message);
+      case 'request':
+        return this.onRequest(c.message);
+      case 'invalid': {
+        this.report(value, c.detail);
+        // An answer to one of our requests that is malformed fails that request now instead of at its timeout.
+        const entry = c.id !== undefined ? this.pending.get(c.id) : undefined;
+        if (entry && c.id !== undefined) {
+          this.settle(c.id, entry).reject(new ProtocolError({ server: this.server, method: entry.method }, `invalid JSON-RPC response: ${c.detail}`));
+        }
+      }
+    }
+  }
+
+  private report(message: unknown, detail: string): void {
+    this.options.onDiagnostic?.({ kind: 'invalid-message', server: this.server, detail, message });
+  }
+
+  private onResponse(response: JsonRpcResponse): void {
+    const id = response.id;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (!entry) {
+      if (id !== null && this.abandoned.delete(id)) {
+        this.options.onDiagnostic?.({ kind: 'late-response', server: this.server, id });
+      } else {
+        this.options.onDiagnostic?.({ kind: 'unknown-response', server: this.server, id });
+      }
+      return;
+    }
+    this.settle(id!, entry);
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      entry.reject(new RpcError({ server: this.server, method: entry.method }, code, message, data));
+    } else {
+      entry.resolve(response.result);
+    }
+  }
+
+  private onNotification(notification: JsonRpcNotification): void {
+    const params = notification.params;
+    if (notification.method === 'notifications/progress' && params) this.onProgress(params);
+    else if (notification.method === 'notifications/cancelled' && params) {
+      const requestId = params.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.serverRequests.get(requestId)?.abort();
+    }
+    const hook = this.options.onNotification;
+    if (!hook) return;
+    try {
+      hook(notification);
+    } catch (error) {
+      this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: notification.method, error });
+    }
+  }
+
+  /** W5: every server request gets an answer: the handler's result, its RpcError, or -32601. */
+  private onRequest(request: JsonRpcRequest): void {
+    const { id, method } = request;
+    const handler = this.handlers.get(method);
+    if (!handler) {
+      this.respond({ jsonrpc: '2.0', id, error: { code: ErrorCodes.MethodNotFound, message: 'Method not found' } });
+      return;
+    }
+    const controller = new AbortController();
+    this.serverRequests.set(id, controller);
+    new Promise<unknown>((resolve) => resolve(handler(request.params, { id, signal: controller.signal })))
+      .then(
+        (result) => ({ jsonrpc: '2.0', id, result: result ?? {} }) as const,
+        (error: unknown) => {
+          if (error instanceof RpcError) return { jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.rpcMessage, data: error.data } } as const;
+          this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method, error });
+          return { jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: 'Internal error' } } as const;
+        },
+      )
+      .then((response) => {
+        this.serverRequests.delete(id);
+        // MCP cancellation: the receiver of a cancelled request SHOULD NOT send a response.
+        if (!controller.signal.aborted) this.respond(response);
+      });
+  }
+
+  private respond(response: JsonRpcResponse): void {
+    if (this.state !== 'open') return;
+    this.transport.send(response).catch(() => {
+      // The transport is gone; its onClose reports that.
+    });
+  }
+
+  // --- end -----------------------------------------------------------------------
+
+  private closed(end: TransportEnd): void {
+    if (this.state === 'closed' && this.end) return;
+    this.state = 'closed';
+    this.end = end;
+    // Swap the map out first: a rejection callback that re-enters cannot see a half-cleared map.
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const [id, entry] of pending) this.settle(id, entry).reject(this.closedError(entry.method));
+    for (const controller of this.serverRequests.values()) controller.abort();
+    this.serverRequests.clear();
+    this.options.onClose?.(end);
+  }
+
+  /** The error a request gets when the connection is (or goes) away, naming the method. */
+  closedError(method?: string): McpClientError {
+    const site = { server: this.server, method };
+    const end = this.end;
+    if (!end) return new ClosedError(site, { reason: 'not-connected' });
+    if (end.reason === 'too-large') return new MessageTooLargeError(site, end.limitBytes);
+    return new ClosedError(site, end);
+  }
+}

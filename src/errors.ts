@@ -1,0 +1,162 @@
+// The whole error taxonomy of mcpwire (a leaf: imports nothing from src/).
+// Every error the library raises on purpose is one of these, with a stable
+// `code` that maps one-to-one onto the transcript `expect` vocabulary.
+// Deliberately NOT part of it: a `CallToolResult` with `isError: true` (that
+// is a result, handed back as such) and a user's own AbortSignal reason
+// (rejected untouched, so an abort is never mistaken for a timeout).
+
+export type McpErrorCode = 'timeout' | 'closed' | 'protocol' | 'rpc' | 'config';
+
+/** Where a failure happened: which server, and which request if any. */
+export interface ErrorSite {
+  /** The server's label (config key, or the command line when there is none). */
+  server: string;
+  /** The JSON-RPC method of the request that failed, when one did. */
+  method?: string;
+}
+
+export abstract class McpClientError extends Error {
+  abstract readonly code: McpErrorCode;
+  readonly server: string;
+  readonly method: string | undefined;
+
+  constructor(site: ErrorSite, message: string, options?: { cause?: unknown }) {
+    super(`${prefix(site)}${message}`, options);
+    this.server = site.server;
+    this.method = site.method;
+  }
+}
+
+function prefix(site: ErrorSite): string {
+  if (!site.server) return '';
+  return site.method ? `server "${site.server}", ${site.method}: ` : `server "${site.server}": `;
+}
+
+/** Our own timer ran out before the server answered (W7). */
+export class TimeoutError extends McpClientError {
+  override readonly name = 'TimeoutError' as const;
+  readonly code = 'timeout' as const;
+  constructor(site: ErrorSite, readonly timeoutMs: number, detail = '') {
+    super(site, `no answer within ${timeoutMs} ms${detail}`);
+  }
+}
+
+export type ClosedReason =
+  | 'exited' // the server process ended
+  | 'output-closed' // the server closed its stdout while still running
+  | 'spawn-failed' // the process never started
+  | 'closed' // our own close()
+  | 'not-connected' // used before connect() or after close()
+  | 'transport'; // the transport failed (stream error, HTTP connection lost)
+
+export interface ClosedDetail {
+  reason: ClosedReason;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last bytes the server wrote to stderr, as text. */
+  stderrTail?: string;
+  cause?: unknown;
+}
+
+/** The transport or the process went away before the answer came (W8, S3). */
+export class ClosedError extends McpClientError {
+  override readonly name = 'ClosedError' as const;
+  readonly code = 'closed' as const;
+  readonly reason: ClosedReason;
+  readonly exitCode: number | null | undefined;
+  readonly signal: string | null | undefined;
+  readonly stderrTail: string | undefined;
+  constructor(site: ErrorSite, detail: ClosedDetail) {
+    super(site, describeClosed(detail), { cause: detail.cause });
+    this.reason = detail.reason;
+    this.exitCode = detail.exitCode;
+    this.signal = detail.signal;
+    this.stderrTail = detail.stderrTail;
+  }
+}
+
+function describeClosed(d: ClosedDetail): string {
+  let text: string;
+  switch (d.reason) {
+    case 'exited':
+      text = d.signal
+        ? `the server process was killed by ${d.signal}`
+        : `the server process exited with code ${d.exitCode ?? 'unknown'}`;
+      break;
+    case 'output-closed':
+      text = 'the server closed its output';
+      break;
+    case 'spawn-failed':
+      text = `the server process could not be started (${causeText(d.cause)}); check the command and its PATH`;
+      break;
+    case 'closed':
+      text = 'the connection was closed by the client';
+      break;
+    case 'not-connected':
+      text = 'the client is not connected; call connect() first';
+      break;
+    case 'transport':
+      text = `the transport failed (${causeText(d.cause)})`;
+      break;
+  }
+  const tail = d.stderrTail?.trim();
+  return tail ? `${text}; last stderr:\n${tail}` : text;
+}
+
+function causeText(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause ?? 'no detail');
+}
+
+/** The peer broke the protocol: bad JSON-RPC, an invalid result, a version we do not speak. */
+export class ProtocolError extends McpClientError {
+  override readonly name: 'ProtocolError' | 'MessageTooLargeError' = 'ProtocolError';
+  readonly code = 'protocol' as const;
+}
+
+/** A single message exceeded the configured maximum size (W2); the connection is dropped. */
+export class MessageTooLargeError extends ProtocolError {
+  override readonly name = 'MessageTooLargeError' as const;
+  constructor(site: ErrorSite, readonly limitBytes: number) {
+    super(
+      site,
+      `a message from the server exceeded the maximum message size of ${limitBytes} bytes; ` +
+        'the connection was dropped (raise maxMessageBytes if the server legitimately sends larger messages)',
+    );
+  }
+}
+
+/** A JSON-RPC error object the server sent, as sent: never a local condition. */
+export class RpcError extends McpClientError {
+  override readonly name = 'RpcError' as const;
+  readonly code = 'rpc' as const;
+  constructor(
+    site: ErrorSite,
+    readonly rpcCode: number,
+    readonly rpcMessage: string,
+    readonly data?: unknown,
+  ) {
+    super(site, `the server answered with error ${rpcCode}: ${rpcMessage}`);
+  }
+}
+
+/** A configuration that cannot be used: names the file and the path inside it. */
+export class ConfigError extends McpClientError {
+  override readonly name = 'ConfigError' as const;
+  readonly code = 'config' as const;
+  constructor(
+    readonly file: string | undefined,
+    readonly path: readonly (string | number)[],
+    readonly detail: string,
+    options?: { cause?: unknown; server?: string },
+  ) {
+    super(
+      { server: options?.server ?? '' },
+      `${file ?? 'config'}${path.length ? ` at ${path.join('.')}` : ''}: ${detail}`,
+      options,
+    );
+  }
+}
+
+export function isMcpClientError(value: unknown): value is McpClientError {
+  return value instanceof McpClientError;
+}

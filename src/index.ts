@@ -1,0 +1,28 @@
+// mcpwire's public API. Everything a host needs is re-exported here; the
+// modules behind it are free to move.
+
+export * from './errors.js';
+export type { Diagnostic, DiagnosticHook } from './diagnostics.js';
+export { ErrorCodes } from './jsonrpc/codes.js';
+export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc/message.js';
+export { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES, type LineFramer, type LineFramerOptions } from './jsonrpc/line-framer.js';
+export type { Transport, TransportEnd, TransportHandlers } from './transport/transport.js';
+export { StdioTransport, type StdioServerParams, type StdioTransportOptions } from './transport/stdio.js';
+export {
+  Connection,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ProgressUpdate,
+  type RequestContext,
+  type RequestHandler,
+  type RequestOptions,
+} from './client/connection.js';
+export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ListChangedKind, type McpClientOptions } from './client/client.js';
+export {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type Implementation,
+  type InitializeResult,
+  type Tool,
+} from './client/results.js';
+export { connectStdio } from './client/connect.js';

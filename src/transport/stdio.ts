@@ -1,0 +1,224 @@
+// The stdio transport (T1, L2): spawns the server with cross-spawn, frames
+// its stdout as newline-delimited JSON, always drains stderr (keeping a tail
+// for error messages), and shuts it down in steps: end stdin, wait, SIGTERM,
+// wait, SIGKILL. Does NOT restart the server: that is the supervisor's job.
+
+import type { ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import spawn from 'cross-spawn';
+import { ClosedError } from '../errors.js';
+import { excerpt } from '../diagnostics.js';
+import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
+import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
+import { ByteTail } from '../util/ring-text.js';
+import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
+
+export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
+/** Each shutdown step waits this long for the process to exit (the official SDK uses the same 2 s). */
+export const DEFAULT_SHUTDOWN_STEP_MS = 2_000;
+/**
+ * After the process exits, how long to wait for its stdout/stderr pipes to
+ * drain: the last answer or the last stderr line may still be in flight.
+ * Short, because a grandchild holding the pipe open must not delay the
+ * failure of pending requests (they reject within a second of the exit).
+ */
+const DRAIN_AFTER_EXIT_MS = 150;
+
+export interface StdioServerParams {
+  /** The server's argv (`["node", "server.js"]`), or the program alone with `args` beside it. */
+  command: string | readonly string[];
+  args?: readonly string[];
+  /** Working directory of the server process. Resolved by the caller (the config layer checks it stays inside the project). */
+  cwd?: string;
+  /** Variables merged over the host's environment (T1). */
+  env?: Readonly<Record<string, string>>;
+}
+
+export interface StdioTransportOptions extends StdioServerParams {
+  /** Label used in errors and diagnostics. Default: the program name. */
+  server?: string;
+  /** Maximum size of one message from the server. Default 32 MiB (W2). */
+  maxMessageBytes?: number;
+  /** How much of the server's stderr to keep for error messages. Default 8 KiB. */
+  stderrTailBytes?: number;
+  /** How long each shutdown step waits for the process to exit. Default 2000 ms. */
+  shutdownStepMs?: number;
+}
+
+export class StdioTransport implements Transport {
+  readonly server: string;
+  private readonly argv: readonly string[];
+  private child: ChildProcess | undefined;
+  private handlers: TransportHandlers | undefined;
+  private framer: LineFramer | undefined;
+  private readonly stderrTail: ByteTail;
+  private ended = false; // onClose has been called
+  private closingByUs = false;
+  private exited = false;
+  private exitWaiters: (() => void)[] = [];
+  private closePromise: Promise<void> | undefined;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
+    if (this.argv.length === 0 || !this.argv[0]) throw new TypeError('StdioTransport: command is empty');
+    this.server = options.server ?? this.argv[0];
+    this.stderrTail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+  }
+
+  /** The process id, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.child) return Promise.reject(new Error('StdioTransport: start() called twice'));
+    this.handlers = handlers;
+    const [program, ...args] = this.argv as [string, ...string[]];
+    const child = spawn(program, args, {
+      cwd: this.options.cwd,
+      env: { ...process.env, ...this.options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    this.child = child;
+
+    this.framer = createLineFramer({
+      maxMessageBytes: this.options.maxMessageBytes,
+      onMessage: (value) => this.handlers?.onMessage(value),
+      onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(text) }),
+      onOverflow: (limitBytes) => {
+        child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
+        this.finish({ reason: 'too-large', limitBytes });
+        void this.terminate(false);
+      },
+    });
+
+    const stderrDecoder = new StringDecoder('utf8');
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail.push(chunk);
+      const hook = this.handlers?.onDiagnostic;
+      if (hook) hook({ kind: 'stderr', server: this.server, text: stderrDecoder.write(chunk) });
+    });
+    child.stdout!.on('data', (chunk: Buffer) => this.framer!.push(chunk));
+    // A write to a process that has gone away fails with EPIPE; the exit
+    // event that follows is what reports the failure, so the error is only swallowed here.
+    child.stdin!.on('error', () => {});
+    child.stdout!.on('error', () => {});
+    child.stderr!.on('error', () => {});
+
+    let stdoutEnded = false;
+    let stderrEnded = false;
+    let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    const maybeFinishAfterExit = () => {
+      if (!exitInfo) return;
+      if ((stdoutEnded && stderrEnded) || drainTimer === undefined) {
+        if (drainTimer) clearTimeout(drainTimer);
+        this.framer!.end();
+        this.finish({ reason: 'exited', exitCode: exitInfo.code, signal: exitInfo.signal, stderrTail: this.stderrTail.text() });
+      }
+    };
+    child.stdout!.on('end', () => {
+      stdoutEnded = true;
+      if (exitInfo) return maybeFinishAfterExit();
+      // The server closed its output but still runs: it can answer nothing
+      // more. Give it a moment to exit on its own so the error can say how.
+      setTimeout(() => {
+        if (this.exited || this.ended) return;
+        this.framer!.end();
+        this.finish({ reason: 'output-closed', stderrTail: this.stderrTail.text() });
+        void this.terminate(false);
+      }, DRAIN_AFTER_EXIT_MS).unref();
+    });
+    child.stderr!.on('end', () => {
+      stderrEnded = true;
+      maybeFinishAfterExit();
+    });
+    child.on('exit', (code, signal) => {
+      this.exited = true;
+      exitInfo = { code, signal };
+      for (const wake of this.exitWaiters.splice(0)) wake();
+      if (stdoutEnded && stderrEnded) return maybeFinishAfterExit();
+      drainTimer = setTimeout(() => {
+        drainTimer = undefined;
+        maybeFinishAfterExit();
+      }, DRAIN_AFTER_EXIT_MS);
+      drainTimer.unref();
+    });
+
+    return new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => {
+        // 'error' before 'spawn' means the program could not be started (ENOENT, EACCES).
+        if (child.pid === undefined) {
+          this.ended = true;
+          this.exited = true;
+          for (const wake of this.exitWaiters.splice(0)) wake();
+          reject(new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: error }));
+        } else {
+          this.handlers?.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'spawn', error });
+        }
+      });
+    });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.ended || !stdin || stdin.destroyed || stdin.writableEnded) {
+      return Promise.reject(new ClosedError({ server: this.server }, { reason: this.ended ? 'exited' : 'not-connected', stderrTail: this.stderrTail.text() }));
+    }
+    return new Promise<void>((resolve, reject) => {
+      stdin.write(encodeLine(message), (error) => {
+        if (error) reject(new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrTail.text() }));
+        else resolve();
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    this.closePromise ??= (async () => {
+      this.closingByUs = true;
+      if (this.child) await this.terminate(true);
+      this.finish({ reason: 'closed' });
+    })();
+    return this.closePromise;
+  }
+
+  /** The text of the last stderr bytes (for state reports). */
+  stderrText(): string {
+    return this.stderrTail.text();
+  }
+
+  private finish(end: TransportEnd): void {
+    if (this.ended) return;
+    this.ended = true;
+    // While our own close() runs, the exit it causes is reported as 'closed'.
+    this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrTail.text() } : end);
+  }
+
+  /** L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait. `gentle` false skips the stdin step. */
+  private async terminate(gentle: boolean): Promise<void> {
+    const child = this.child;
+    if (!child || this.exited) return;
+    const step = this.options.shutdownStepMs ?? DEFAULT_SHUTDOWN_STEP_MS;
+    if (gentle) {
+      child.stdin?.end();
+      if (await this.waitForExit(step)) return;
+    }
+    child.kill('SIGTERM');
+    if (await this.waitForExit(step)) return;
+    child.kill('SIGKILL');
+    await this.waitForExit(step);
+  }
+
+  private waitForExit(ms: number): Promise<boolean> {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.exitWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
