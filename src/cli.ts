@@ -1,0 +1,241 @@
+// The `mcpwire` command (U1): parses arguments, calls the library, prints
+// for people (or JSON with --json), and maps error codes to exit statuses in
+// one table. No protocol logic lives here.
+
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { McpClient } from './client/client.js';
+import type { CallToolResult } from './client/results.js';
+import { runConformanceCommand } from './conformance/command.js';
+import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
+import { loadMcpServersJson, type StdioServerConfig } from './toolsource/config/mcp-servers-json.js';
+import { StdioTransport } from './transport/stdio.js';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BUNDLED_CONFIG = path.join(PACKAGE_ROOT, 'examples', 'mcpwire.json');
+
+/** Exit statuses: 1 = the job ran and reported failure (a tool error, a failed case); 2 = usage; 3+ = typed errors. */
+const EXIT_FOR: Record<McpErrorCode, number> = { config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7 };
+
+const USAGE = `mcpwire — an MCP client that speaks the protocol itself
+
+Usage:
+  mcpwire demo [--json]                         connect to the bundled example server, list its tools, call echo
+  mcpwire tools [--config FILE] [--server NAME] [--json]
+                                                list the tools of every configured server
+  mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json]
+                                                call one tool and print its result
+  mcpwire conformance DIR|FILE... [--json]      replay transcripts against the client (exit 0 only if all pass)
+
+Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
+Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
+`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'demo':
+      return demo(rest);
+    case 'tools':
+      return tools(rest);
+    case 'call':
+      return call(rest);
+    case 'conformance':
+      return runConformanceCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    case '--version':
+      process.stdout.write(`${JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version}\n`);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"; run "mcpwire help" for the list`);
+  }
+}
+
+const commonOptions = {
+  config: { type: 'string' },
+  server: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+} as const;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options: commonOptions, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function loadConfig(file: string | undefined): StdioServerConfig[] {
+  const chosen = file ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : BUNDLED_CONFIG);
+  return loadMcpServersJson(chosen);
+}
+
+async function withClient<T>(server: StdioServerConfig, timeoutMs: number | undefined, job: (client: McpClient) => Promise<T>): Promise<T> {
+  const transport = new StdioTransport({ ...server, server: server.name });
+  const client = new McpClient(transport, {
+    timeoutMs,
+    onProgress: (_token, u) => process.stderr.write(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
+  });
+  try {
+    await client.connect();
+    return await job(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function demo(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const servers = loadMcpServersJson(BUNDLED_CONFIG);
+  const report: unknown[] = [];
+  for (const server of servers) {
+    await withClient(server, undefined, async (client) => {
+      const { tools } = await client.listTools();
+      const message = 'hello from mcpwire';
+      const result = tools.some((t) => t.name === 'echo') ? await client.callTool('echo', { message }) : undefined;
+      if (values.json) {
+        report.push({ server: server.name, protocolVersion: client.protocolVersion, tools: tools.map((t) => t.name), echo: result });
+        return;
+      }
+      const info = client.serverInfo!.serverInfo;
+      process.stdout.write(`server ${server.name}: ${info.name} ${info.version}, protocol ${client.protocolVersion}\n`);
+      process.stdout.write(`${tools.length} tools:\n`);
+      for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+      if (result) {
+        process.stdout.write(`\ncall echo ${JSON.stringify({ message })}:\n`);
+        printResult(result);
+      }
+    });
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return 0;
+}
+
+async function tools(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const servers = pickServers(loadConfig(values.config), values.server);
+  const report: Record<string, unknown> = {};
+  let failures = 0;
+  for (const server of servers) {
+    try {
+      const list = await withClient(server, timeoutOption(values.timeout), (client) => client.listTools());
+      report[server.name] = list.tools;
+      if (!values.json) {
+        process.stdout.write(`${server.name} (${list.tools.length} tools)\n`);
+        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+      }
+    } catch (error) {
+      // One server's failure never hides the others' tools.
+      failures++;
+      report[server.name] = { error: errorJson(error) };
+      if (!values.json) process.stderr.write(`${server.name}: ${errorText(error)}\n`);
+    }
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return failures === 0 ? 0 : 1;
+}
+
+async function call(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args);
+  const [serverName, toolName, argsJson] = positionals;
+  if (!serverName || !toolName) throw new UsageError('call needs SERVER and TOOL, e.g. mcpwire call everything echo \'{"message":"hi"}\'');
+  let toolArgs: Record<string, unknown> = {};
+  if (argsJson !== undefined) {
+    try {
+      toolArgs = JSON.parse(argsJson);
+    } catch (error) {
+      throw new UsageError(`ARGS_JSON is not valid JSON (${(error as Error).message}); quote it for the shell`);
+    }
+    if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) throw new UsageError('ARGS_JSON must be a JSON object');
+  }
+  const [server] = pickServers(loadConfig(values.config), serverName);
+  const result = await withClient(server!, timeoutOption(values.timeout), (client) =>
+    client.callTool(toolName, toolArgs, { resetTimeoutOnProgress: true }),
+  );
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else printResult(result);
+  return result.isError ? 1 : 0;
+}
+
+function pickServers(servers: StdioServerConfig[], name: string | undefined): StdioServerConfig[] {
+  if (name === undefined) return servers;
+  const found = servers.filter((s) => s.name === name);
+  if (found.length === 0) {
+    throw new ConfigError(undefined, [], `no server named "${name}"; configured: ${servers.map((s) => s.name).join(', ') || '(none)'}`);
+  }
+  return found;
+}
+
+function timeoutOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout takes a whole number of milliseconds, got "${text}"`);
+  return ms;
+}
+
+/** Renders a tool result for a person: text as is, binary content described by type and size. */
+function printResult(result: CallToolResult): void {
+  if (result.isError) process.stdout.write('(the tool reported an error)\n');
+  for (const block of result.content) {
+    switch (block.type) {
+      case 'text':
+        process.stdout.write(`${String(block.text)}\n`);
+        break;
+      case 'image':
+      case 'audio':
+        process.stdout.write(`[${block.type} ${String(block.mimeType)}, ${Math.floor((String(block.data).length * 3) / 4)} bytes]\n`);
+        break;
+      case 'resource': {
+        const resource = (block.resource ?? {}) as Record<string, unknown>;
+        process.stdout.write(`[resource ${String(resource.uri)}]\n${typeof resource.text === 'string' ? `${resource.text}\n` : ''}`);
+        break;
+      }
+      case 'resource_link':
+        process.stdout.write(`[link ${String(block.uri)}${block.name ? ` ${String(block.name)}` : ''}]\n`);
+        break;
+      default:
+        process.stdout.write(`${JSON.stringify(block)}\n`);
+    }
+  }
+  if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]!;
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function errorJson(error: unknown): unknown {
+  return error instanceof McpClientError ? { name: error.name, code: error.code, message: error.message } : { message: String(error) };
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`mcpwire: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`mcpwire: ${errorText(error)}\n`);
+    if (process.argv.includes('--verbose') && error instanceof Error && error.cause) process.stderr.write(`caused by: ${errorText(error.cause)}\n`);
+    process.exitCode = error instanceof McpClientError ? EXIT_FOR[error.code] : 1;
+  },
+);
