@@ -1,0 +1,67 @@
+// U1: the `mcpwire` command over the library, driven as a person would: the
+// real binary in a child process, against the real server-everything.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = path.join(root, 'bin', 'mcpwire.js');
+
+function mcpwire(...args: string[]) {
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+test('U1: demo lists the real tools of the bundled example server and calls echo', () => {
+  const run = mcpwire('demo', '--json');
+  assert.equal(run.status, 0, run.stderr);
+  const [report] = JSON.parse(run.stdout) as { server: string; tools: string[]; echo: { content: { text: string }[] } }[];
+  assert.equal(report!.server, 'everything');
+  assert.ok(report!.tools.includes('echo') && report!.tools.includes('get-sum'), `tools: ${report!.tools.join(', ')}`);
+  assert.equal(report!.echo.content[0]!.text, 'Echo: hello from mcpwire');
+});
+
+test('U1: call prints the tool result and exits 0; --json prints the server\'s result object', () => {
+  const human = mcpwire('call', 'everything', 'get-sum', '{"a":40,"b":2}');
+  assert.equal(human.status, 0, human.stderr);
+  assert.match(human.stdout, /The sum of 40 and 2 is 42/);
+  const json = mcpwire('call', 'everything', 'echo', '{"message":"x"}', '--json');
+  assert.deepEqual(JSON.parse(json.stdout), { content: [{ type: 'text', text: 'Echo: x' }] });
+});
+
+test('U1: usage errors exit 2 and say what to do', () => {
+  const bad = mcpwire('call', 'everything', 'echo', '{not json');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /ARGS_JSON is not valid JSON.*quote it/);
+  const unknown = mcpwire('frobnicate');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /mcpwire help/);
+});
+
+test('U1: config errors exit 3 and name the file and the path', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'broken.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 42 } } }));
+  const run = mcpwire('tools', '--config', file);
+  assert.equal(run.status, 3);
+  assert.ok(run.stderr.includes(file) && run.stderr.includes('mcpServers.db.command'), run.stderr);
+  const missing = mcpwire('call', 'nope', 'echo');
+  assert.equal(missing.status, 3);
+  assert.match(missing.stderr, /no server named "nope"; configured: everything/);
+});
+
+test('U1: a server that cannot start exits 4 (closed) with the reason', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'ghost.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: { ghost: { command: 'mcpwire-no-such-program-xyz' } } }));
+  const run = mcpwire('call', 'ghost', 'echo', '--config', file);
+  assert.equal(run.status, 4, run.stderr);
+  assert.match(run.stderr, /could not be started.*check the command/);
+});
