@@ -87,7 +87,7 @@ function describeClosed(d: ClosedDetail): string {
       text = 'the server closed its output';
       break;
     case 'spawn-failed':
-      text = `the server process could not be started (${causeText(d.cause)}); check the command and its PATH`;
+      text = `the server process could not be started: ${causeText(d.cause)}`;
       break;
     case 'closed':
       text = 'the connection was closed by the client';

@@ -83,7 +83,8 @@ export class McpClient {
       onNotification: (n) => this.onNotification(n),
       onDiagnostic: options.onDiagnostic,
       onClose: (end) => {
-        this.clientState = 'closed';
+        // During close() the state stays 'closing' until the server is gone; close() sets 'closed'.
+        if (this.clientState !== 'closing') this.clientState = 'closed';
         options.onClose?.(end);
       },
     });
@@ -234,7 +235,13 @@ export class McpClient {
   }
 
   private notReady(method: string): Error {
-    if (this.clientState === 'closed' || this.clientState === 'closing') return this.connection.closedError(method);
+    if (this.clientState === 'closed' || this.clientState === 'closing') {
+      const error = this.connection.closedError(method);
+      // While close() waits for the server to exit, the connection has not ended yet and
+      // would say "not connected; call connect() first": the truth is that we are closing.
+      if (error instanceof ClosedError && error.reason === 'not-connected') return new ClosedError({ server: this.server, method }, { reason: 'closed' });
+      return error;
+    }
     return new ClosedError({ server: this.server, method }, { reason: 'not-connected' });
   }
 

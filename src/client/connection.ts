@@ -9,6 +9,7 @@ import type { DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
   classify,
+  isId,
   isObject,
   type JsonRpcId,
   type JsonRpcNotification,
@@ -148,7 +149,7 @@ export class Connection {
       this.pending.set(id, entry);
       this.transport.send(message).catch((error: unknown) => {
         const current = this.pending.get(id);
-        if (current) this.settle(id, current).reject(this.state === 'open' ? error : this.closedError(method));
+        if (current) this.settle(id, current).reject(this.state === 'open' ? this.sendError(method, error) : this.closedError(method));
       });
     });
   }
@@ -159,13 +160,19 @@ export class Connection {
     return this.transport.send(message);
   }
 
-  /** Graceful and idempotent: closes the transport; whatever is pending rejects with a ClosedError. */
+  /**
+   * Graceful and idempotent. Whatever is pending rejects with a ClosedError
+   * at once (L2), not when the server finally exits: a server that ignores
+   * shutdown can take three grace periods to die. Resolves when the
+   * transport has shut down.
+   */
   async close(): Promise<void> {
     if (this.state === 'idle') {
       this.state = 'closed';
       this.end = { reason: 'closed' };
       return;
     }
+    if (this.state === 'open') this.closed({ reason: 'closed' });
     await this.transport.close();
   }
 
@@ -243,6 +250,11 @@ export class Connection {
         return this.onRequest(c.message);
       case 'invalid': {
         this.report(value, c.detail);
+        // W5, JSON-RPC 2.0 §5.1: a malformed request whose id can be read still gets an answer (-32600).
+        if (isObject(value) && 'method' in value && isId(value.id)) {
+          this.respond({ jsonrpc: '2.0', id: value.id, error: { code: ErrorCodes.InvalidRequest, message: `Invalid Request: ${c.detail}` } });
+          return;
+        }
         // An answer to one of our requests that is malformed fails that request now instead of at its timeout.
         const entry = c.id !== undefined ? this.pending.get(c.id) : undefined;
         if (entry && c.id !== undefined) {
@@ -338,6 +350,13 @@ export class Connection {
     for (const controller of this.serverRequests.values()) controller.abort();
     this.serverRequests.clear();
     this.options.onClose?.(end);
+  }
+
+  /** W8: a transport's ClosedError knows the server but not the request; name it. */
+  private sendError(method: string, error: unknown): unknown {
+    if (!(error instanceof ClosedError) || error.method !== undefined) return error;
+    const { reason, exitCode, signal, stderrTail, cause } = error;
+    return new ClosedError({ server: this.server, method }, { reason, exitCode, signal, stderrTail, cause });
   }
 
   /** The error a request gets when the connection is (or goes) away, naming the method. */

@@ -66,6 +66,11 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     onMessage(value);
   }
 
+  /** Whether a line of `length` bytes ending in `lastByte` breaks the cap; a '\r' before the '\n' is part of the line break (W1). */
+  function tooLong(length: number, lastByte: number | undefined): boolean {
+    return length - (lastByte === 0x0d ? 1 : 0) > maxBytes;
+  }
+
   function overflow(): void {
     stopped = true;
     fragments = [];
@@ -123,20 +128,21 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       let start = 0;
       let newline = bytes.indexOf(0x0a);
       if (newline !== -1 && fragmentBytes + blockLen > 0) {
-        if (fragmentBytes + blockLen + newline > maxBytes) return overflow();
+        // newline 0: the held line was checked when it was held.
+        if (newline > 0 && tooLong(fragmentBytes + blockLen + newline, bytes[newline - 1])) return overflow();
         finishHeldLine(bytes.subarray(0, newline));
         start = newline + 1;
         newline = bytes.indexOf(0x0a, start);
       }
       while (newline !== -1) {
         if (stopped) return; // onMessage may have closed the connection
-        if (newline - start > maxBytes) return overflow();
+        if (tooLong(newline - start, bytes[newline - 1])) return overflow();
         if (newline > start) decode(bytes, start, newline);
         start = newline + 1;
         newline = bytes.indexOf(0x0a, start);
       }
       if (stopped || start === bytes.length) return;
-      if (fragmentBytes + blockLen + (bytes.length - start) > maxBytes) return overflow();
+      if (tooLong(fragmentBytes + blockLen + (bytes.length - start), bytes[bytes.length - 1])) return overflow();
       holdPartial(start === 0 ? bytes : bytes.subarray(start));
     },
 

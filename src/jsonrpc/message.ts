@@ -55,7 +55,7 @@ export type Classified =
 
 /**
  * Sorts one decoded JSON value into request / notification / response, or
- * says why it is not valid JSON-RPC 2.0. `id` is set on an invalid message
+ * says why it is not valid JSON-RPC 2.0. `id` is set on an invalid response
  * when one could still be read, so a malformed answer can fail its request
  * at once instead of leaving it to time out.
  */
@@ -63,7 +63,8 @@ export function classify(value: unknown): Classified {
   if (!isObject(value)) return { kind: 'invalid', detail: 'not a JSON object' };
   const id = value.id;
   if (value.jsonrpc !== '2.0') {
-    return { kind: 'invalid', detail: 'the "jsonrpc" member is not "2.0"', ...(isId(id) ? { id } : {}) };
+    // Only a would-be response carries one of our ids: a request's id is the server's own (W4).
+    return { kind: 'invalid', detail: 'the "jsonrpc" member is not "2.0"', ...(isId(id) && !('method' in value) ? { id } : {}) };
   }
   const params = value.params;
   if ('method' in value) {

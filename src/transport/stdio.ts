@@ -4,6 +4,7 @@
 // wait, SIGKILL. Does NOT restart the server: that is the supervisor's job.
 
 import type { ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import spawn from 'cross-spawn';
 import { ClosedError } from '../errors.js';
@@ -154,7 +155,7 @@ export class StdioTransport implements Transport {
           this.ended = true;
           this.exited = true;
           for (const wake of this.exitWaiters.splice(0)) wake();
-          reject(new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: error }));
+          reject(new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: this.explainSpawnError(error) }));
         } else {
           this.handlers?.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'spawn', error });
         }
@@ -165,7 +166,9 @@ export class StdioTransport implements Transport {
   send(message: JsonRpcMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (this.ended || !stdin || stdin.destroyed || stdin.writableEnded) {
-      return Promise.reject(new ClosedError({ server: this.server }, { reason: this.ended ? 'exited' : 'not-connected', stderrTail: this.stderrTail.text() }));
+      // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
+      const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
+      return Promise.reject(new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrTail.text() }));
     }
     return new Promise<void>((resolve, reject) => {
       stdin.write(encodeLine(message), (error) => {
@@ -182,6 +185,27 @@ export class StdioTransport implements Transport {
       this.finish({ reason: 'closed' });
     })();
     return this.closePromise;
+  }
+
+  /**
+   * Node reports a missing cwd as `spawn <program> ENOENT`, the same as a
+   * missing program, so the error would send the user to the wrong place:
+   * when the cwd is what is missing, say so.
+   */
+  private explainSpawnError(error: Error): Error {
+    const cwd = this.options.cwd;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return error;
+    let cwdIsDirectory = true;
+    try {
+      if (cwd !== undefined) cwdIsDirectory = statSync(cwd).isDirectory();
+    } catch {
+      cwdIsDirectory = false;
+    }
+    const text = cwdIsDirectory
+      ? `${this.argv[0]} was not found (${error.message}); check the command and its PATH`
+      : `the working directory ${cwd} does not exist or is not a directory (${error.message})`;
+    return Object.assign(new Error(text, { cause: error }), { code }); // keep the errno code where callers look for it
   }
 
   /** The text of the last stderr bytes (for state reports). */

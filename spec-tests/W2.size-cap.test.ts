@@ -1,0 +1,177 @@
+// W2 bounded memory with a real child process: a server that writes a
+// 100 MiB line with no newline (64 KiB pieces, each written once the pipe
+// took the previous one). The pending call must fail with
+// MessageTooLargeError naming the limit, the child must be stopped, and this
+// process's memory must stay bounded by the cap, not by what the server sends.
+
+import { after, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  McpClient,
+  MessageTooLargeError,
+  StdioTransport,
+  type McpClientOptions,
+  type StdioTransportOptions,
+} from '../src/index.js';
+
+// --- harness (each spec file keeps its own copy: spec-tests/helpers/ belongs to another suite) ---
+const FIXTURE = fileURLToPath(new URL('./fixtures/fault-server.mjs', import.meta.url));
+const startedPids = new Set<number>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** Polls until the process is gone (exited and reaped); false if it is still there after `ms`. */
+async function waitGone(pid: number, ms = 3_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await delay(20);
+  }
+  return true;
+}
+
+interface Started {
+  client: McpClient;
+  transport: StdioTransport;
+  pid: number;
+}
+
+/** Spawns the fault fixture (or `command`) and connects; the child is killed after the test whatever happens. */
+async function start(
+  t: TestContext,
+  transportOptions: Partial<StdioTransportOptions> & { mode?: string },
+  clientOptions: McpClientOptions = {},
+): Promise<Started> {
+  const { mode = 'ok', ...rest } = transportOptions;
+  const transport = new StdioTransport({ command: [process.execPath, FIXTURE, mode], server: `fault-${mode}`, ...rest });
+  const client = new McpClient(transport, clientOptions);
+  t.after(async () => {
+    // Normally already closed. After a failure, give close() a moment, then SIGKILL whatever is left.
+    await Promise.race([client.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
+    const pid = transport.pid;
+    if (pid === undefined) return;
+    startedPids.add(pid);
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  await client.connect();
+  const pid = transport.pid;
+  assert.ok(pid !== undefined, 'the transport reports the child pid');
+  startedPids.add(pid);
+  return { client, transport, pid };
+}
+
+after(() => {
+  for (const pid of startedPids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+});
+// --- end harness ---
+
+const MiB = 1024 * 1024;
+
+// A collection before the baseline makes the growth figure mean something
+// (node --test gives no --expose-gc; this is the documented v8 way around it).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+interface Growth {
+  rss: number;
+  arrayBuffers: number;
+}
+
+/** Samples process.memoryUsage() every 10 ms while `work` runs; the peak growth over the baseline. */
+async function peakGrowth<T>(work: () => Promise<T>): Promise<{ growth: Growth; result: PromiseSettledResult<T> }> {
+  gc();
+  const base = process.memoryUsage();
+  const peak: Growth = { rss: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const now = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, now.rss - base.rss);
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers - base.arrayBuffers);
+  };
+  const timer = setInterval(sample, 10);
+  try {
+    const [result] = await Promise.allSettled([work()]);
+    sample();
+    return { growth: peak, result: result! };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function hugeLine(t: TestContext, maxMessageBytes: number | undefined): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-w2-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, 'events.log');
+  const { client, pid } = await start(t, { env: { FAULT_LOG: log }, ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }) });
+  const limit = maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  assert.equal((await client.callTool('echo', { text: 'before' })).content[0]?.text, 'before');
+
+  const { growth, result } = await peakGrowth(() => client.callTool('huge', { mib: 100 }, { timeoutMs: 20_000 }));
+  t.diagnostic(
+    `cap ${limit / MiB} MiB: peak growth rss ${(growth.rss / MiB).toFixed(1)} MiB, arrayBuffers ${(growth.arrayBuffers / MiB).toFixed(1)} MiB`,
+  );
+
+  assert.equal(result.status, 'rejected');
+  const error = (result as PromiseRejectedResult).reason as unknown;
+  assert.ok(error instanceof MessageTooLargeError, `expected MessageTooLargeError, got ${String(error)}`);
+  assert.equal(error.code, 'protocol');
+  assert.equal(error.limitBytes, limit);
+  assert.equal(error.method, 'tools/call');
+  assert.ok(error.message.includes(String(limit)), 'the message names the limit');
+  assert.match(error.message, /maxMessageBytes/);
+
+  // The connection is dropped and the child stopped.
+  assert.equal(client.state, 'closed');
+  await assert.rejects(client.callTool('echo', { text: 'after' }), MessageTooLargeError);
+  assert.ok(await waitGone(pid), 'the child was stopped');
+  const events = readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('EVENT '));
+  assert.ok(events.includes('EVENT SIGTERM'), `the transport killed the child (it logged ${events.join(', ')})`);
+  assert.ok(!events.includes('EVENT huge-written'), 'the child never got to write the whole line');
+
+  // Bounded: held bytes never exceed the cap by more than pipe buffers and noise,
+  // far below the 100 MiB the server tried to send.
+  const bound = limit + 40 * MiB;
+  assert.ok(growth.arrayBuffers < bound, `arrayBuffers grew ${(growth.arrayBuffers / MiB).toFixed(1)} MiB (bound ${bound / MiB} MiB)`);
+  assert.ok(growth.rss < bound, `rss grew ${(growth.rss / MiB).toFixed(1)} MiB (bound ${bound / MiB} MiB)`);
+  await client.close();
+}
+
+test('W2: a 100 MiB line fails the pending call with MessageTooLargeError (maxMessageBytes 8 MiB), stops the child, memory stays bounded', async (t) => {
+  await hugeLine(t, 8 * MiB);
+});
+
+test('W2: the same with the default cap (32 MiB)', async (t) => {
+  assert.equal(DEFAULT_MAX_MESSAGE_BYTES, 32 * MiB);
+  await hugeLine(t, undefined);
+});
+
+test('W2: a message just under the cap still goes through', async (t) => {
+  // Guards the other side of the limit: the cap is not so eager that normal large results fail.
+  const { client } = await start(t, { maxMessageBytes: 1 * MiB });
+  const text = 'y'.repeat(1 * MiB - 200);
+  const result = await client.callTool('echo', { text });
+  assert.equal(result.content[0]?.text, text);
+  await assert.rejects(client.callTool('echo', { text: text + 'y'.repeat(400) }), MessageTooLargeError);
+  // The connection is gone after the overflow; later calls say why.
+  await assert.rejects(client.callTool('echo', { text: 'x' }), MessageTooLargeError);
+});
+
+test('no child process is left behind by this file', async () => {
+  assert.ok(startedPids.size >= 3);
+  for (const pid of startedPids) assert.ok(await waitGone(pid), `process ${pid} is gone`);
+});
