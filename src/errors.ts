@@ -47,7 +47,8 @@ export type ClosedReason =
   | 'spawn-failed' // the process never started
   | 'closed' // our own close()
   | 'not-connected' // used before connect() or after close()
-  | 'transport'; // the transport failed (stream error, HTTP connection lost)
+  | 'transport' // the transport failed (stream error, HTTP connection lost)
+  | 'http'; // an HTTP request was answered with an error status
 
 export interface ClosedDetail {
   reason: ClosedReason;
@@ -55,23 +56,38 @@ export interface ClosedDetail {
   signal?: string | null;
   /** The last bytes the server wrote to stderr, as text. */
   stderrTail?: string;
+  /** The HTTP status, for reason 'http'. */
+  status?: number;
   cause?: unknown;
 }
 
 /** The transport or the process went away before the answer came (W8, S3). */
 export class ClosedError extends McpClientError {
-  override readonly name = 'ClosedError' as const;
+  override readonly name: 'ClosedError' | 'AuthError' = 'ClosedError';
   readonly code = 'closed' as const;
   readonly reason: ClosedReason;
   readonly exitCode: number | null | undefined;
   readonly signal: string | null | undefined;
   readonly stderrTail: string | undefined;
+  readonly status: number | undefined;
   constructor(site: ErrorSite, detail: ClosedDetail) {
     super(site, describeClosed(detail), { cause: detail.cause });
     this.reason = detail.reason;
     this.exitCode = detail.exitCode;
     this.signal = detail.signal;
     this.stderrTail = detail.stderrTail;
+    this.status = detail.status;
+  }
+}
+
+/**
+ * The HTTP server refused our credentials (401) or our access (403). Its
+ * message names the server and the status, never the credential itself (T4).
+ */
+export class AuthError extends ClosedError {
+  override readonly name = 'AuthError' as const;
+  constructor(site: ErrorSite, status: number) {
+    super(site, { reason: 'http', status });
   }
 }
 
@@ -97,6 +113,12 @@ function describeClosed(d: ClosedDetail): string {
       break;
     case 'transport':
       text = `the transport failed (${causeText(d.cause)})`;
+      break;
+    case 'http':
+      text =
+        d.status === 401 || d.status === 403
+          ? `the server refused the request with HTTP ${d.status} (${d.status === 401 ? 'unauthorized' : 'forbidden'}); check the credentials configured for this server`
+          : `the server answered HTTP ${d.status ?? '?'}${d.cause ? ` (${causeText(d.cause)})` : ''}`;
       break;
   }
   const tail = d.stderrTail?.trim();

@@ -35,6 +35,7 @@ const LEAVES: Readonly<Record<string, (target: string) => boolean>> = {
 /** Runtime dependencies that must stay behind one module (the seam where they can be swapped). */
 const DEPENDENCY_HOMES: Readonly<Record<string, string>> = {
   'cross-spawn': 'src/transport/stdio.ts',
+  'eventsource-parser': 'src/transport/sse-stream.ts',
 };
 
 const FORBIDDEN_PACKAGE = /^@modelcontextprotocol\//;

@@ -1,0 +1,71 @@
+// Headers and auth for the HTTP transports (T4, the header part): static
+// headers, `bearer` and `header` auth with a value the caller hands in (the
+// config layer resolves secret_ref into it), `${NAME}` from the environment.
+// A header that resolves to empty is dropped, never sent empty; CR or LF in a
+// value is refused. Which values are secret is recorded so that error text
+// can be scrubbed of them.
+
+import { ConfigError } from '../errors.js';
+
+export type HttpAuth =
+  | { type: 'none' }
+  /** `Authorization: Bearer <value>`. */
+  | { type: 'bearer'; value: string }
+  /** `<headerName>: <value>`; headerName defaults to Authorization. */
+  | { type: 'header'; headerName?: string; value: string };
+
+export interface HttpHeaderOptions {
+  /** Sent on every request. `${NAME}` in a value is replaced from the environment. */
+  headers?: Readonly<Record<string, string>>;
+  auth?: HttpAuth;
+  /** Where `${NAME}` is looked up. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ResolvedHeaders {
+  headers: Record<string, string>;
+  /** Values that must never appear in a log, an error or a diagnostic. */
+  secrets: string[];
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 §5.6.2 field-name
+const SECRET_NAME = /auth|token|key|secret|cookie|session|password/i;
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Resolves configured headers and auth into what is sent. Throws ConfigError naming the server and header (never the value). */
+export function resolveHeaders(server: string, options: HttpHeaderOptions): ResolvedHeaders {
+  const env = options.env ?? process.env;
+  const headers: Record<string, string> = {};
+  const secrets: string[] = [];
+
+  const put = (name: string, raw: string, path: (string | number)[], secret: boolean) => {
+    if (!TOKEN.test(name)) throw new ConfigError(undefined, path, `"${name}" is not a valid HTTP header name`, { server });
+    let fromEnv = false;
+    const value = raw.replace(PLACEHOLDER, (_, variable: string) => {
+      fromEnv = true;
+      return env[variable] ?? '';
+    });
+    // A value with CR or LF would let one header smuggle another (header injection).
+    if (/[\r\n\0]/.test(value)) throw new ConfigError(undefined, path, `the value of header "${name}" contains a line break or NUL, which HTTP forbids`, { server });
+    if (value.trim() === '') return; // dropped, so an unset token fails loudly at the server instead of sending "Authorization:"
+    headers[name.toLowerCase()] = value;
+    if (secret || fromEnv || SECRET_NAME.test(name)) secrets.push(value);
+  };
+
+  for (const [name, value] of Object.entries(options.headers ?? {})) put(name, value, ['headers', name], false);
+  const auth = options.auth;
+  if (auth && auth.type !== 'none') {
+    const name = auth.type === 'header' ? (auth.headerName ?? 'Authorization') : 'Authorization';
+    const value = auth.type === 'bearer' ? (auth.value.trim() === '' ? '' : `Bearer ${auth.value}`) : auth.value;
+    put(name, value, ['auth'], true);
+    if (auth.value.trim() !== '') secrets.push(auth.value);
+  }
+  return { headers, secrets };
+}
+
+/** Replaces every occurrence of a secret in `text`. Applied to any server-supplied text we pass on. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}
