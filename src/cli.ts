@@ -7,11 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { McpClient } from './client/client.js';
+import { createTransport } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
 import { runConformanceCommand } from './conformance/command.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
-import { loadMcpServersJson, type StdioServerConfig } from './toolsource/config/mcp-servers-json.js';
-import { StdioTransport } from './transport/stdio.js';
+import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLED_CONFIG = path.join(PACKAGE_ROOT, 'examples', 'mcpwire.json');
@@ -31,6 +31,7 @@ Usage:
 
 Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
 Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+    or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
 Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
 `;
 
@@ -76,13 +77,13 @@ function parse(args: string[]) {
   }
 }
 
-function loadConfig(file: string | undefined): StdioServerConfig[] {
+function loadConfig(file: string | undefined): ServerConfig[] {
   const chosen = file ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : BUNDLED_CONFIG);
   return loadMcpServersJson(chosen);
 }
 
-async function withClient<T>(server: StdioServerConfig, timeoutMs: number | undefined, job: (client: McpClient) => Promise<T>): Promise<T> {
-  const transport = new StdioTransport({ ...server, server: server.name });
+async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined, job: (client: McpClient) => Promise<T>): Promise<T> {
+  const transport = createTransport(server);
   const client = new McpClient(transport, {
     timeoutMs,
     onProgress: (_token, u) => process.stderr.write(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
@@ -168,7 +169,7 @@ async function call(args: string[]): Promise<number> {
   return result.isError ? 1 : 0;
 }
 
-function pickServers(servers: StdioServerConfig[], name: string | undefined): StdioServerConfig[] {
+function pickServers(servers: ServerConfig[], name: string | undefined): ServerConfig[] {
   if (name === undefined) return servers;
   const found = servers.filter((s) => s.name === name);
   if (found.length === 0) {

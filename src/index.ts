@@ -2,6 +2,7 @@
 // modules behind it are free to move.
 
 export * from './errors.js';
+export { nextDelay, type BackoffPolicy } from './util/backoff.js';
 export type { Diagnostic, DiagnosticHook } from './diagnostics.js';
 export { ErrorCodes } from './jsonrpc/codes.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc/message.js';
@@ -25,4 +26,8 @@ export {
   type InitializeResult,
   type Tool,
 } from './client/results.js';
-export { connectStdio } from './client/connect.js';
+export { connect, connectStdio, createTransport, type ServerParams } from './client/connect.js';
+export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
+export { SseTransport, type SseTransportOptions } from './transport/sse.js';
+export type { HttpTransportOptions } from './transport/http-base.js';
+export type { HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';

@@ -23,8 +23,11 @@ export interface Transport {
   /** Opens the connection (spawns the process, opens the stream). Rejects with a ClosedError if it cannot. */
   start(handlers: TransportHandlers): Promise<void>;
   /**
-   * Sends one message. Resolves when it is handed to the OS / the HTTP
-   * server; rejects with a ClosedError if the transport is gone.
+   * Sends one message. Resolves once it is delivered (stdio: written to the
+   * pipe; HTTP: for a request, once its answer has arrived). Rejects with a
+   * typed error when delivery fails, or, over HTTP, when the stream that
+   * would carry a request's answer ends without it: the Connection then fails
+   * that request at once instead of letting it wait for its timeout.
    */
   send(message: JsonRpcMessage): Promise<void>;
   /** Graceful, idempotent shutdown. onClose fires (with reason 'closed') if it has not already. */

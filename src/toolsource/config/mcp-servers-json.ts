@@ -1,24 +1,24 @@
-// Reads the `mcpServers` JSON that MCP hosts commonly use (Claude Desktop,
-// Cursor, VS Code style; SPEC C5): stdio servers only for now. The full
-// config layer (kaged YAML, Kestrel JSON, zod) replaces this hand check later.
+// Reads the `mcpServers` JSON that MCP hosts commonly use (SPEC C5): Claude
+// Desktop style stdio entries ({command, args, env, cwd}) and Cursor / VS
+// Code style remote entries ({url, headers, type: "sse" | "http"}). A
+// hand check for now; the full config layer (kaged YAML, Kestrel JSON, zod)
+// comes with the tool source.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
-import type { StdioServerParams } from '../../transport/stdio.js';
+import type { ServerParams } from '../../client/connect.js';
 
-export interface StdioServerConfig extends StdioServerParams {
-  name: string;
-  command: string;
-  args: string[];
-}
+export type ServerConfig = ServerParams & { name: string };
 
 /**
- * Loads `{"mcpServers": {NAME: {command, args?, env?, cwd?}}}`. `cwd` is
- * resolved against the config file's folder, so a config can sit beside the
- * servers it names. Throws ConfigError naming the file and the path.
+ * Loads `{"mcpServers": {NAME: {...}}}` (a top-level `servers` key, as in
+ * VS Code's mcp.json, is read the same way). `cwd` is resolved against the
+ * config file's folder, so a config can sit beside the servers it names. A
+ * remote entry without `type` uses Streamable HTTP. Throws ConfigError
+ * naming the file and the path.
  */
-export function loadMcpServersJson(file: string): StdioServerConfig[] {
+export function loadMcpServersJson(file: string): ServerConfig[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -31,24 +31,46 @@ export function loadMcpServersJson(file: string): StdioServerConfig[] {
   } catch (error) {
     throw new ConfigError(file, [], `not valid JSON (${(error as Error).message})`, { cause: error });
   }
-  const servers = isRecord(doc) ? doc.mcpServers : undefined;
-  if (!isRecord(servers)) throw new ConfigError(file, ['mcpServers'], 'expected an object mapping server names to {command, args}');
+  const key = isRecord(doc) && !('mcpServers' in doc) && 'servers' in doc ? 'servers' : 'mcpServers';
+  const servers = isRecord(doc) ? doc[key] : undefined;
+  if (!isRecord(servers)) throw new ConfigError(file, [key], 'expected an object mapping server names to {command, args} or {url}');
   const dir = path.dirname(path.resolve(file));
-  return Object.entries(servers).map(([name, entry]) => {
-    const at = (key: string) => ['mcpServers', name, key];
-    if (!isRecord(entry)) throw new ConfigError(file, ['mcpServers', name], 'expected an object with "command"');
-    if (typeof entry.command !== 'string' || entry.command === '') {
-      throw new ConfigError(file, at('command'), 'expected a non-empty string (only stdio servers are supported by this reader)');
-    }
-    const args = entry.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new ConfigError(file, at('args'), 'expected an array of strings');
-    const env = entry.env ?? {};
-    if (!isRecord(env) || !Object.values(env).every((v) => typeof v === 'string')) throw new ConfigError(file, at('env'), 'expected an object of strings');
-    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw new ConfigError(file, at('cwd'), 'expected a string');
-    const config: StdioServerConfig = { name, command: entry.command, args, env: env as Record<string, string> };
-    if (typeof entry.cwd === 'string') config.cwd = path.resolve(dir, entry.cwd);
-    return config;
-  });
+  return Object.entries(servers).map(([name, entry]) => readEntry(file, [key, name], name, entry, dir));
+}
+
+function readEntry(file: string, at: string[], name: string, entry: unknown, dir: string): ServerConfig {
+  const fail = (field: string, detail: string) => new ConfigError(file, [...at, field], detail, { server: name });
+  if (!isRecord(entry)) throw new ConfigError(file, at, 'expected an object with "command" or "url"', { server: name });
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (hasCommand === hasUrl) throw new ConfigError(file, at, 'expected exactly one of "command" (a local server) or "url" (a remote one)', { server: name });
+  const type = entry.type;
+  if (type !== undefined && typeof type !== 'string') throw fail('type', 'expected "stdio", "sse" or "http"');
+
+  if (hasUrl) {
+    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw fail('url', 'expected an absolute http(s) URL');
+    const url = new URL(entry.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('url', `expected http: or https:, got ${url.protocol}`);
+    const headers = strings(entry.headers ?? {}, () => fail('headers', 'expected an object of strings'));
+    const transport = type === 'sse' ? 'sse' : type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : undefined;
+    if (!transport) throw fail('type', `"${type}" is not a remote transport; expected "sse" or "http"`);
+    return { name, transport, url: entry.url, headers, server: name };
+  }
+
+  if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
+  if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
+  const args = entry.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw fail('args', 'expected an array of strings');
+  const env = strings(entry.env ?? {}, () => fail('env', 'expected an object of strings'));
+  if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
+  const config: ServerConfig = { name, transport: 'stdio', command: entry.command, args, env, server: name };
+  if (typeof entry.cwd === 'string') config.cwd = path.resolve(dir, entry.cwd);
+  return config;
+}
+
+function strings(value: unknown, fail: () => ConfigError): Record<string, string> {
+  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail();
+  return value as Record<string, string>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
