@@ -10,6 +10,7 @@ import { McpClient } from './client/client.js';
 import { createTransport } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
 import { runConformanceCommand } from './conformance/command.js';
+import { runOfficialClient } from './conformance/official-client.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
 import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
 
@@ -28,6 +29,8 @@ Usage:
   mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json]
                                                 call one tool and print its result
   mcpwire conformance DIR|FILE... [--json]      replay transcripts against the client (exit 0 only if all pass)
+  mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
+  mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (needs the devDependencies)
 
 Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
 Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
@@ -48,6 +51,17 @@ async function main(argv: string[]): Promise<number> {
       return call(rest);
     case 'conformance':
       return runConformanceCommand(rest);
+    case 'conformance-client':
+      return runOfficialClient(rest);
+    case 'bench': {
+      // bench/ is TypeScript outside the library: run it in a child Node through tsx, from the package root, on this same Node.
+      const { spawn } = await import('node:child_process');
+      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(PACKAGE_ROOT, 'bench', 'run.ts'), ...rest], { cwd: PACKAGE_ROOT, stdio: 'inherit' });
+      return new Promise<number>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => resolve(code ?? 1));
+      });
+    }
     case undefined:
     case 'help':
     case '--help':

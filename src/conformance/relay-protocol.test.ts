@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createFrameDecoder, encodeFrame, FRAME_CLOSE, FRAME_WRITE } from './relay-protocol.js';
+import { createFrameDecoder, encodeFrame, FRAME_CLOSE, FRAME_WRITE } from './relay-protocol.mjs';
 
 test('frames decode identically for every split point of the stream', () => {
   const payload = Buffer.concat([Buffer.from('{"text":"'), Buffer.from('🦀').subarray(0, 3)]);

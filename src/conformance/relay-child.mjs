@@ -3,13 +3,14 @@
 // on stdin to the runner over the control socket and does what the runner
 // says: write these exact bytes to stdout, or close stdout and exit. It
 // holds no transcript logic (that all runs in the runner's event loop), and
-// it writes nothing else to stdout: any trouble goes to stderr.
+// it writes nothing else to stdout: any trouble goes to stderr. Plain
+// JavaScript, started with bare node: no loader to wait for.
 //
 // It exits when its stdin ends (the client closed it), when told to, or
 // when the runner goes away, so it can never outlive its case.
 
 import { createConnection } from 'node:net';
-import { createFrameDecoder, FRAME_CLOSE, FRAME_WRITE, RELAY_SOCKET_ENV } from './relay-protocol.js';
+import { createFrameDecoder, FRAME_CLOSE, FRAME_WRITE, RELAY_SOCKET_ENV } from './relay-protocol.mjs';
 
 const socketPath = process.env[RELAY_SOCKET_ENV];
 if (!socketPath) {
@@ -20,11 +21,11 @@ if (!socketPath) {
 let pendingWrites = 0;
 let exitWhenDrained = false;
 
-function exitNow(code: number): never {
+function exitNow(code) {
   process.exit(code);
 }
 
-function maybeExit(): void {
+function maybeExit() {
   if (exitWhenDrained && pendingWrites === 0) exitNow(0);
 }
 
@@ -41,7 +42,7 @@ control.on('close', () => exitNow(0));
 
 control.on('connect', () => {
   // stdin stays paused until now, so no byte the client writes is lost before the runner listens.
-  process.stdin.on('data', (chunk: Buffer) => control.write(chunk));
+  process.stdin.on('data', (chunk) => control.write(chunk));
   process.stdin.on('end', () => control.end(() => exitNow(0)));
   process.stdin.on('error', () => control.end(() => exitNow(0)));
 });
