@@ -32,22 +32,34 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 §5.6.2 field-name
 const SECRET_NAME = /auth|token|key|secret|cookie|session|password/i;
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Resolves configured headers and auth into what is sent. Throws ConfigError naming the server and header (never the value). */
+/**
+ * Resolves configured headers and auth into what is sent. Throws ConfigError naming the server and header (never the value).
+ * A header is dropped when its value resolves to empty, or when a `${NAME}` in it resolves to empty: Kestrel's
+ * `"Authorization": "Bearer ${DOCS_MCP_TOKEN}"` with the variable unset must not go out as `Authorization: Bearer`.
+ */
 export function resolveHeaders(server: string, options: HttpHeaderOptions): ResolvedHeaders {
   const env = options.env ?? process.env;
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
 
+  /** `raw` with each `${NAME}` replaced; `missing` when one of them resolved to empty. Substituted values are secrets. */
+  const substitute = (raw: string) => {
+    let missing = false;
+    const value = raw.replace(PLACEHOLDER, (_, variable: string) => {
+      const found = env[variable] ?? '';
+      if (found.trim() === '') missing = true;
+      else secrets.push(found);
+      return found;
+    });
+    return { value, missing, fromEnv: value !== raw };
+  };
+
   const put = (name: string, raw: string, path: (string | number)[], secret: boolean) => {
     if (!TOKEN.test(name)) throw new ConfigError(undefined, path, `"${name}" is not a valid HTTP header name`, { server });
-    let fromEnv = false;
-    const value = raw.replace(PLACEHOLDER, (_, variable: string) => {
-      fromEnv = true;
-      return env[variable] ?? '';
-    });
+    const { value, missing, fromEnv } = substitute(raw);
     // A value with CR or LF would let one header smuggle another (header injection).
     if (/[\r\n\0]/.test(value)) throw new ConfigError(undefined, path, `the value of header "${name}" contains a line break or NUL, which HTTP forbids`, { server });
-    if (value.trim() === '') return; // dropped, so an unset token fails loudly at the server instead of sending "Authorization:"
+    if (missing || value.trim() === '') return; // dropped, so an unset token fails loudly at the server instead of sending "Authorization:"
     headers[name.toLowerCase()] = value;
     if (secret || fromEnv || SECRET_NAME.test(name)) secrets.push(value);
   };
@@ -56,9 +68,11 @@ export function resolveHeaders(server: string, options: HttpHeaderOptions): Reso
   const auth = options.auth;
   if (auth && auth.type !== 'none') {
     const name = auth.type === 'header' ? (auth.headerName ?? 'Authorization') : 'Authorization';
+    // The credential itself is a secret on its own (a server may echo it without the "Bearer " before it).
+    // (Values taken from ${NAME} are recorded by substitute(); a literal credential is recorded here.)
+    if (auth.value.trim() !== '' && !auth.value.includes('${')) secrets.push(auth.value);
     const value = auth.type === 'bearer' ? (auth.value.trim() === '' ? '' : `Bearer ${auth.value}`) : auth.value;
     put(name, value, ['auth'], true);
-    if (auth.value.trim() !== '') secrets.push(auth.value);
   }
   return { headers, secrets };
 }

@@ -31,6 +31,11 @@ export class SseTransport extends HttpTransportBase implements Transport {
   private readonly awaiting = new Map<JsonRpcId, Waiter>();
   /** Settles when a connection with a known endpoint (and a replayed handshake) is up. */
   private ready: Promise<void> = Promise.resolve();
+  /** True while reconnect() runs: a drop of the stream it opened is its to handle, not a reason for a second loop. */
+  private reconnecting = false;
+  /** Resolves when the stream opened last has ended (dropped, ended by the server, or aborted). */
+  private streamGone: Promise<void> = Promise.resolve();
+  private streamLive = false;
 
   constructor(private readonly sseOptions: SseTransportOptions) {
     super(sseOptions);
@@ -50,6 +55,9 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
     // Registered before the POST: the answer may come down the stream before the POST returns.
     const answered = requestId === undefined ? undefined : this.await(requestId);
+    // The stream can drop (failAwaiting) while the POST is still in flight, before `await answered`
+    // below: without a handler now, that rejection would be unhandled and take the process down.
+    answered?.catch(() => {});
     try {
       await this.postToEndpoint(message, method);
     } catch (error) {
@@ -90,6 +98,13 @@ export class SseTransport extends HttpTransportBase implements Transport {
     return new Promise<void>((resolve, reject) => {
       const controller = new AbortController();
       this.stream = controller;
+      let gone!: () => void;
+      this.streamGone = new Promise<void>((resolve) => (gone = resolve));
+      this.streamLive = true;
+      const ended = () => {
+        if (this.stream === controller) this.streamLive = false;
+        gone();
+      };
       let haveEndpoint = false;
       let refusal: ProtocolError | undefined;
       const waitMs = this.sseOptions.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
@@ -129,11 +144,13 @@ export class SseTransport extends HttpTransportBase implements Transport {
       read().then(
         (end) => {
           clearTimeout(timer);
+          ended();
           if (!haveEndpoint) return reject(new ClosedError(this.site(), { reason: 'transport', cause: new Error('the SSE stream ended before the endpoint event') }));
           this.dropped(end === 'too-large' ? 'too-large' : undefined);
         },
         (error: unknown) => {
           clearTimeout(timer);
+          ended();
           if (!haveEndpoint) return reject(refusal ?? error);
           this.dropped(error);
         },
@@ -169,17 +186,31 @@ export class SseTransport extends HttpTransportBase implements Transport {
     }
     this.failAwaiting(new ClosedError(this.site(), { reason: 'transport', cause: new Error('the SSE stream dropped before the answer arrived', { cause: this.scrubbed(cause) }) }));
     this.endpoint = undefined;
+    // A stream that reconnect() opened and that drops during its handshake replay: that loop sees it
+    // (streamGone / streamLive) and tries again. A second loop would fight it over this.stream.
+    if (this.reconnecting) return;
     this.ready = this.reconnect();
     this.ready.catch(() => {}); // failures end the transport below; send() sees them through `ready`
   }
 
   private async reconnect(): Promise<void> {
+    this.reconnecting = true;
+    try {
+      return await this.reconnectLoop();
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
+  private async reconnectLoop(): Promise<void> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.reconnectPolicy.maxAttempts; attempt++) {
       try {
         await sleep(nextDelay(attempt, this.reconnectPolicy), this.lifetime.signal);
         await this.open();
         await this.replayHandshake();
+        // Checked in the same turn as `reconnecting` goes false: a drop before this is retried here, one after it starts a new loop.
+        if (!this.streamLive) throw new ClosedError(this.site(), { reason: 'transport', cause: new Error('the reopened SSE stream dropped during the handshake') });
         return;
       } catch (error) {
         if (this.ended || this.closing) throw new ClosedError(this.site(), { reason: 'closed' });
@@ -199,7 +230,8 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const waitMs = this.sseOptions.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     try {
       await this.postToEndpoint(request, 'initialize');
-      const result = await Promise.race([answer, sleep(waitMs, this.lifetime.signal).then(() => undefined)]);
+      // The answer, or nothing: after waitMs, or at once if this stream drops meanwhile.
+      const result = await Promise.race([answer, sleep(waitMs, this.lifetime.signal).then(() => undefined), this.streamGone.then(() => undefined)]);
       if (!result || !('result' in result)) throw new ClosedError(this.site('initialize'), { reason: 'transport', cause: new Error('the reopened session did not answer initialize') });
     } finally {
       this.forgetInternal(request.id);

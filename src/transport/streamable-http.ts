@@ -167,8 +167,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 
   /** One re-initialization shared by every request that met the same expired session. */
   private newSession(expired: string): Promise<void> {
+    // A request that met the expired session while another renews it waits for that renewal: its
+    // retry must carry the new session id, and it would go out with none if sent before the answer.
+    if (this.reinitializing) return this.reinitializing;
     if (this.sessionId !== expired) return Promise.resolve(); // another request already renewed it
-    this.reinitializing ??= (async () => {
+    this.reinitializing = (async () => {
       this.sessionId = undefined;
       this.listener?.abort();
       const { request, answer } = this.internalInitialize();
@@ -214,18 +217,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error('the response stream ended before the answer, and carried no event id to resume from') });
       }
       failures = cursor.lastEventId === progressBefore ? failures + 1 : 0;
-      if (failures >= this.reconnectPolicy.maxAttempts) {
-        throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error(`the response stream could not be resumed after ${failures} attempts`) });
-      }
-      // "The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect."
-      await sleep(cursor.retryMs ?? nextDelay(failures, this.reconnectPolicy), signal).catch(() => {});
-      if (signal.aborted) return;
-      const resumed = await this.resume(cursor.lastEventId, method, signal);
-      if (resumed === undefined) {
+      // Retry the GET until a stream is open; each refusal counts once. (Looping back to consume()
+      // after a refusal would re-read the spent response and count that attempt twice.)
+      for (;;) {
+        if (failures >= this.reconnectPolicy.maxAttempts) {
+          throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error(`the response stream could not be resumed after ${failures} attempts`) });
+        }
+        // "The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect."
+        await sleep(cursor.retryMs ?? nextDelay(failures, this.reconnectPolicy), signal).catch(() => {});
+        if (signal.aborted) return;
+        const resumed = await this.resume(cursor.lastEventId, method, signal);
+        if (resumed !== undefined) {
+          current = resumed;
+          break;
+        }
         failures++;
-        continue;
       }
-      current = resumed;
     }
   }
 
@@ -272,7 +279,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         },
       });
     } catch (error) {
-      if (this.ended) throw new ClosedError(this.site(method), { reason: 'closed' });
+      if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
       return 'ended' as const; // a dropped connection is a stream end: resume if we can
     }
   }

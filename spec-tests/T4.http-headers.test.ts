@@ -1,0 +1,248 @@
+// T4 auth [kaged][kestrel], the HTTP header part: static headers, `bearer`
+// and `header` auth, `${NAME}` from the environment, a header that resolves
+// to empty is dropped (so an unset token fails loudly instead of sending
+// `Authorization:`), CR/LF refused at connect, and "Secret values never
+// appear in any log, error or diagnostic": a canary secret is pushed through
+// failing scenarios and every string the client hands back is searched for
+// it. Real node:http servers on 127.0.0.1 (helpers/http-fixture.ts).
+
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, test, type TestContext } from 'node:test';
+import { inspect } from 'node:util';
+import {
+  AuthError,
+  ConfigError,
+  McpClient,
+  SseTransport,
+  StreamableHttpTransport,
+  type Diagnostic,
+  type HttpTransportOptions,
+  type McpClientOptions,
+  type Transport,
+} from '../src/index.js';
+import { responseTo, startHttpFixture, type HttpFixture, type HttpFixtureOptions, type RecordedRequest } from './helpers/http-fixture.js';
+
+const SERVER = 't4-fixture';
+
+type Kind = 'streamable' | 'sse';
+
+function transportFor(kind: Kind, url: string, options: Partial<HttpTransportOptions>): Transport {
+  const common = { url, server: SERVER, reconnect: { initialMs: 20, maxAttempts: 2 }, ...options };
+  return kind === 'sse' ? new SseTransport({ ...common, endpointTimeoutMs: 5_000 }) : new StreamableHttpTransport(common);
+}
+
+function clientFor(t: TestContext, kind: Kind, url: string, options: Partial<HttpTransportOptions>, clientOptions: McpClientOptions = {}): McpClient {
+  const client = new McpClient(transportFor(kind, url, options), clientOptions);
+  t.after(() => client.close().catch(() => {}));
+  return client;
+}
+
+/** Connects, lists tools, closes: every kind of request the transport makes (GET stream, POSTs, DELETE) reaches the fixture. */
+async function exercise(t: TestContext, kind: Kind, options: Partial<HttpTransportOptions>, fixtureOptions: HttpFixtureOptions = {}): Promise<HttpFixture> {
+  const fixture = await startHttpFixture(t, { kind, sessionId: 'sess-t4', ...fixtureOptions });
+  const client = clientFor(t, kind, fixture.url, options);
+  await client.connect();
+  if (kind === 'streamable') await fixture.waitFor((r) => r.method === 'GET');
+  await client.listTools();
+  await client.close();
+  const methods = new Set(fixture.requests.map((r) => r.method));
+  assert.deepEqual([...methods].sort(), kind === 'streamable' ? ['DELETE', 'GET', 'POST'] : ['GET', 'POST'], fixture.describe());
+  return fixture;
+}
+
+const label = (r: RecordedRequest) => `${r.method} ${r.path} ${r.message?.method ?? ''}`;
+
+describe('T4 HTTP headers and auth', { timeout: 20_000 }, () => {
+  for (const kind of ['streamable', 'sse'] as const) {
+    test(`T4 (${kind}): static headers are sent on every request`, async (t) => {
+      const fixture = await exercise(t, kind, { headers: { 'X-Static': 'one', 'X-Other-Header': 'two words' } });
+      for (const r of fixture.requests) {
+        assert.equal(r.headers['x-static'], 'one', label(r));
+        assert.equal(r.headers['x-other-header'], 'two words', label(r));
+      }
+    });
+
+    test(`T4 (${kind}): bearer auth → Authorization: Bearer <value> on every request`, async (t) => {
+      const fixture = await exercise(t, kind, { auth: { type: 'bearer', value: 'tok-bearer-1' } });
+      for (const r of fixture.requests) assert.equal(r.headers.authorization, 'Bearer tok-bearer-1', label(r));
+    });
+  }
+
+  test('T4: header auth uses headerName, and Authorization (the raw value, no scheme) when headerName is not given', async (t) => {
+    const named = await exercise(t, 'streamable', { auth: { type: 'header', headerName: 'X-Api-Key', value: 'key-123' } });
+    for (const r of named.requests) {
+      assert.equal(r.headers['x-api-key'], 'key-123', label(r));
+      assert.equal(r.headers.authorization, undefined, label(r));
+    }
+    const plain = await exercise(t, 'streamable', { auth: { type: 'header', value: 'Token raw-456' } });
+    for (const r of plain.requests) assert.equal(r.headers.authorization, 'Token raw-456', label(r));
+  });
+
+  test('T4: ${NAME} in a header value (and in an auth value) is taken from the env option', async (t) => {
+    const fixture = await exercise(t, 'streamable', {
+      headers: { 'X-Tenant': 'tenant-${TENANT}', 'X-Region': '${REGION}' },
+      auth: { type: 'bearer', value: '${TOKEN}' },
+      env: { TENANT: 'acme', REGION: 'eu-west', TOKEN: 'tok-from-env' },
+    });
+    for (const r of fixture.requests) {
+      assert.equal(r.headers['x-tenant'], 'tenant-acme', label(r));
+      assert.equal(r.headers['x-region'], 'eu-west', label(r));
+      assert.equal(r.headers.authorization, 'Bearer tok-from-env', label(r));
+    }
+  });
+
+  test('T4: a header that resolves to empty is not sent at all, so an unset token fails loudly (401 → AuthError)', async (t) => {
+    const fixture = await startHttpFixture(t, {
+      post: (ex) => (ex.request.headers.authorization === undefined ? ex.status(401) : ex.default()),
+    });
+    const cases: Partial<HttpTransportOptions>[] = [
+      // Kestrel's own example: "Authorization": "Bearer ${DOCS_MCP_TOKEN}" with the variable unset.
+      { headers: { Authorization: 'Bearer ${DOCS_MCP_TOKEN}', 'X-Empty': '${UNSET_A}', 'X-Blank': '   ', 'X-Kept': 'kept' }, env: {} },
+      { auth: { type: 'bearer', value: '${DOCS_MCP_TOKEN}' }, env: { DOCS_MCP_TOKEN: '' } },
+      { auth: { type: 'header', headerName: 'Authorization', value: '${DOCS_MCP_TOKEN}' }, env: {} },
+      { auth: { type: 'bearer', value: '' } },
+    ];
+    for (const options of cases) {
+      const client = clientFor(t, 'streamable', fixture.url, options);
+      await assert.rejects(client.connect(), (e: unknown) => e instanceof AuthError && e.status === 401, JSON.stringify(options));
+      const sent = fixture.requests.at(-1)!;
+      assert.equal(sent.message?.method, 'initialize');
+      for (const name of ['authorization', 'x-empty', 'x-blank']) assert.ok(!(name in sent.headers), `${name} must not be sent (${JSON.stringify(options)}): got ${JSON.stringify(sent.headers[name])}`);
+    }
+    assert.equal(fixture.requests[0]!.headers['x-kept'], 'kept', 'the other headers still go');
+  });
+
+  test('T4: CR or LF in a header value → ConfigError at connect naming the server and the header, not the value; nothing is sent', async (t) => {
+    const fixture = await startHttpFixture(t);
+    const canary = `canary-${crypto.randomUUID()}`;
+    const cases: [Partial<HttpTransportOptions>, string][] = [
+      [{ headers: { 'X-Bad': `a-${canary}\r\nX-Injected: 1` } }, 'X-Bad'],
+      [{ auth: { type: 'bearer', value: '${TOKEN}' }, env: { TOKEN: `${canary}\nX-Injected: 1` } }, 'Authorization'],
+      [{ auth: { type: 'header', headerName: 'X-Api-Key', value: `${canary}\r` } }, 'X-Api-Key'],
+    ];
+    for (const [options, header] of cases) {
+      for (const kind of ['streamable', 'sse'] as const) {
+        const client = clientFor(t, kind, fixture.url, options);
+        await assert.rejects(client.connect(), (e: unknown) => {
+          assert.ok(e instanceof ConfigError, String(e));
+          assert.equal(e.code, 'config');
+          assert.ok(e.message.includes(SERVER), e.message);
+          assert.ok(e.message.includes(header), e.message);
+          assert.ok(!inspect(e, { depth: Infinity }).includes(canary), `the value leaked: ${e.message}`);
+          assert.ok(!e.message.includes('X-Injected'), e.message);
+          return true;
+        });
+      }
+    }
+    assert.equal(fixture.requests.length, 0, fixture.describe());
+  });
+
+  test('T4: a canary secret never appears in any error, cause chain, close reason or diagnostic across failing scenarios', async (t) => {
+    const canary = `canary-${crypto.randomUUID()}`;
+    const seen: string[] = []; // every string the client handed back
+    let echoed = 0; // how many server answers carried the canary back (so the test is not vacuous)
+
+    /** A body that echoes what the client sent: the Authorization header, and the bare token. */
+    const echo = (r: RecordedRequest) => {
+      const authorization = String(r.headers.authorization ?? '');
+      const token = authorization.replace(/^Bearer /, '');
+      if (token.includes(canary)) echoed++;
+      return `rejected Authorization: ${authorization} (token=${token}) ${JSON.stringify({ token })}`;
+    };
+    const echoRoute = (when: (r: RecordedRequest) => boolean, status: number): HttpFixtureOptions['post'] => (ex) => (when(ex.request) ? ex.status(status, echo(ex.request)) : ex.default());
+
+    const closedPort = await freePort(); // nothing listens there: the network failure scenario
+    const fixtures = {
+      unauthorized: await startHttpFixture(t, { post: (ex) => ex.status(401, echo(ex.request)) }),
+      initFails: await startHttpFixture(t, { post: echoRoute(() => true, 500) }),
+      callFails: await startHttpFixture(t, { sessionId: 's', post: echoRoute((r) => r.message?.method === 'tools/call', 500) }),
+      notJson: await startHttpFixture(t, {
+        post: (ex) => (ex.message?.method === 'tools/call' ? ex.status(200, echo(ex.request), { 'content-type': 'application/json' }) : ex.default()),
+      }),
+      noise: await startHttpFixture(t, {
+        post: async (ex) => {
+          const m = ex.message;
+          if (m?.method !== 'tools/call') return ex.default();
+          await ex.event({ data: echo(ex.request) }); // not JSON: reported as noise
+          await ex.event({ data: responseTo(m, { content: [] }) });
+          ex.end();
+        },
+      }),
+      getFails: await startHttpFixture(t, { sessionId: 's', get: (ex) => ex.status(500, echo(ex.request)) }),
+      sseGetFails: await startHttpFixture(t, { kind: 'sse', get: (ex) => ex.status(500, echo(ex.request)) }),
+      ssePostFails: await startHttpFixture(t, { kind: 'sse', post: (ex) => (ex.message?.method === 'tools/call' ? ex.status(500, echo(ex.request)) : ex.default()) }),
+      sseDrops: await startHttpFixture(t, {
+        kind: 'sse',
+        post: (ex) => {
+          if (ex.message?.method !== 'tools/call') return ex.default();
+          ex.status(202);
+          for (const session of fixtures.sseDrops.sessions) session.stream.drop();
+        },
+      }),
+    };
+
+    const record = (value: unknown) => {
+      seen.push(inspect(value, { depth: Infinity, showHidden: true }));
+      for (let cause: unknown = value, depth = 0; cause instanceof Error && depth < 20; cause = cause.cause, depth++) {
+        seen.push(cause.message, String(cause.stack));
+        if (cause instanceof AggregateError) for (const inner of cause.errors) record(inner);
+      }
+    };
+    const auths: Partial<HttpTransportOptions>[] = [
+      { auth: { type: 'bearer', value: canary } },
+      { auth: { type: 'bearer', value: '${TOKEN}' }, env: { TOKEN: canary } },
+      { headers: { 'X-Api-Key': '${TOKEN}', Authorization: 'Bearer ${TOKEN}' }, env: { TOKEN: canary } },
+    ];
+    const run = async (kind: Kind, url: string, auth: Partial<HttpTransportOptions>, call: boolean) => {
+      const client = clientFor(t, kind, url, auth, {
+        onDiagnostic: (d: Diagnostic) => record(d),
+        onClose: (end) => record(end),
+        onLog: (p) => record(p),
+      });
+      let failures = 0;
+      try {
+        await client.connect();
+        if (call) await client.callTool('leak', {}, { timeoutMs: 5_000 });
+      } catch (error) {
+        failures++;
+        record(error);
+      }
+      // Give a background failure (the GET stream) a moment to report, then close.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await client.close().catch(record);
+      return failures;
+    };
+
+    for (const auth of auths) {
+      let failed = 0;
+      failed += await run('streamable', fixtures.unauthorized.url, auth, false);
+      failed += await run('streamable', fixtures.initFails.url, auth, false);
+      failed += await run('streamable', fixtures.callFails.url, auth, true);
+      failed += await run('streamable', fixtures.notJson.url, auth, true);
+      await run('streamable', fixtures.noise.url, auth, true); // succeeds; the noise goes to onDiagnostic
+      await run('streamable', fixtures.getFails.url, auth, false); // the GET stream fails in the background
+      failed += await run('streamable', `http://127.0.0.1:${closedPort}/mcp`, auth, false);
+      failed += await run('sse', fixtures.sseGetFails.url, auth, false);
+      failed += await run('sse', fixtures.ssePostFails.url, auth, true);
+      failed += await run('sse', fixtures.sseDrops.url, auth, true);
+      failed += await run('sse', `http://127.0.0.1:${closedPort}/sse`, auth, false);
+      assert.equal(failed, 9, `every failing scenario failed (${JSON.stringify(auth)})`);
+    }
+
+    assert.ok(echoed >= 3 * 8, `servers echoed the canary back ${echoed} times`);
+    assert.ok(seen.some((s) => s.includes('[redacted]')), 'a server echo reached an error or diagnostic, scrubbed');
+    assert.ok(seen.some((s) => s.includes('ECONNREFUSED')), 'the network failure was recorded with its cause');
+    const leaks = seen.filter((s) => s.includes(canary));
+    assert.deepEqual(leaks, [], 'the canary appeared in what the client handed back');
+  });
+});
+
+/** A port on 127.0.0.1 that nothing listens on (taken from the OS, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

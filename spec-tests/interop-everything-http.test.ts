@@ -1,0 +1,116 @@
+// Interop over HTTP with a real server nobody here wrote: the MCP reference
+// "everything" server (@modelcontextprotocol/server-everything, built on the
+// official SDK), once over Streamable HTTP (T3) and once over the legacy
+// HTTP+SSE transport (T2): tools/list, echo, a long-running tool with three
+// progress updates, close. The server runs as a child process forced onto
+// 127.0.0.1 (fixtures/bind-loopback.mjs) on a port the OS handed out, and is
+// killed after each test.
+
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { describe, test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { McpClient, SseTransport, StreamableHttpTransport, type CallToolResult, type ProgressUpdate, type Transport } from '../src/index.js';
+import { until } from './helpers/http-fixture.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const BIND_LOOPBACK = fileURLToPath(new URL('./fixtures/bind-loopback.mjs', import.meta.url));
+const READY_MS = 20_000;
+
+/** A port on 127.0.0.1 the OS says is free (released at once for the child to take). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts server-everything in `mode` and waits for its "listening"/"running" line; killed (SIGKILL) after the test. */
+async function startEverything(t: TestContext, mode: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess; stdout: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', BIND_LOOPBACK, SERVER, mode], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The streamableHttp server logs each request it handles on stdout; kept to check what reached it.
+  let stdout = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited(child);
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (/listening|running/i.test(stderr)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
+    });
+  });
+  return { port, child, stdout: () => stdout };
+}
+
+function text(result: CallToolResult): string {
+  const first = result.content[0];
+  assert.equal(first?.type, 'text');
+  return String(first.text);
+}
+
+async function exercise(t: TestContext, transport: Transport, child: ChildProcess): Promise<void> {
+  const client = new McpClient(transport, { timeoutMs: 15_000 });
+  t.after(() => client.close().catch(() => {}));
+  const info = await client.connect();
+  assert.equal(info.protocolVersion, '2025-11-25');
+  assert.equal(info.serverInfo.name, 'mcp-servers/everything');
+
+  const { tools } = await client.listTools();
+  const names = tools.map((tool) => tool.name);
+  for (const name of ['echo', 'get-sum', 'trigger-long-running-operation']) assert.ok(names.includes(name), `tools/list has ${name} (got ${names.join(', ')})`);
+
+  assert.equal(text(await client.callTool('echo', { message: 'over http ✓' })), 'Echo: over http ✓');
+
+  const updates: ProgressUpdate[] = [];
+  const result = await client.callTool('trigger-long-running-operation', { duration: 0.6, steps: 3 }, { onProgress: (u) => updates.push(u) });
+  assert.match(text(result), /Long running operation completed\. Duration: 0\.6 seconds, Steps: 3\./);
+  assert.deepEqual(updates, [
+    { progress: 1, total: 3 },
+    { progress: 2, total: 3 },
+    { progress: 3, total: 3 },
+  ]);
+
+  await client.close();
+  assert.equal(client.state, 'closed');
+  assert.equal(child.exitCode, null, 'the server outlives the client: it is a separate process, stopped by the test');
+}
+
+describe('interop: server-everything over HTTP', { timeout: 60_000 }, () => {
+  test('T3 interop: Streamable HTTP: tools/list, echo, progress ×3, close (DELETE)', async (t) => {
+    const { port, child, stdout } = await startEverything(t, 'streamableHttp');
+    await exercise(t, new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, server: 'everything-http' }), child);
+    // What the server saw: the listening GET stream, and the DELETE that ended the session (its log lines).
+    await until(() => /Received session termination request/.test(stdout()), 'the server to log the DELETE');
+    assert.match(stdout(), /Establishing new SSE stream for session/);
+  });
+
+  test('T2 interop: legacy HTTP+SSE: tools/list, echo, progress ×3, close', async (t) => {
+    const { port, child } = await startEverything(t, 'sse');
+    await exercise(t, new SseTransport({ url: `http://127.0.0.1:${port}/sse`, server: 'everything-sse' }), child);
+  });
+});
