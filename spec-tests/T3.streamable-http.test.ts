@@ -111,6 +111,24 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
     assert.equal(reply.headers['mcp-session-id'], 'sess-sse');
   });
 
+  test('T3: once the answer has arrived the client lets go of the SSE stream, even if the server keeps it open', async (t) => {
+    // "After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream"; a server
+    // that does not (the official suite's sse-retry mock) must not keep one connection per call open.
+    let streamClosed: Promise<void> | undefined;
+    const { client } = await connected(t, {
+      post: async (ex) => {
+        const m = ex.message;
+        if (m?.method !== 'tools/call') return ex.default();
+        streamClosed = ex.closed;
+        await ex.event({ id: 'k-1', data: responseTo(m, { content: [{ type: 'text', text: 'kept open' }] }) });
+        // no ex.end(): the server leaves the stream open
+      },
+    });
+    assert.equal(textOf(await client.callTool('lingering', {}, { timeoutMs: 5_000 })), 'kept open');
+    const outcome = await Promise.race([streamClosed!.then(() => 'closed by the client'), delay(2_000).then(() => 'still open')]);
+    assert.equal(outcome, 'closed by the client');
+  });
+
   test('T3: notifications are answered 202 Accepted with no body, and that is success', async (t) => {
     const { fixture, client } = await connected(t);
     assert.equal(client.state, 'ready');

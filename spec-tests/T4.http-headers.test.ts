@@ -169,6 +169,25 @@ describe('T4 HTTP headers and auth', { timeout: 20_000 }, () => {
           ex.end();
         },
       }),
+      rpcEcho: await startHttpFixture(t, {
+        // A JSON-RPC error whose message and data echo the credential back.
+        post: (ex) => {
+          const m = ex.message;
+          if (m?.method !== 'tools/call') return ex.default();
+          const text = echo(ex.request);
+          ex.json({ jsonrpc: '2.0', id: m.id, error: { code: -32001, message: text, data: { detail: text } } });
+        },
+      }),
+      invalidEcho: await startHttpFixture(t, {
+        // A JSON value that is not JSON-RPC (reported as invalid-message) carrying the credential, then the answer.
+        post: async (ex) => {
+          const m = ex.message;
+          if (m?.method !== 'tools/call') return ex.default();
+          await ex.event({ data: { jsonrpc: '1.0', note: echo(ex.request) } });
+          await ex.event({ data: responseTo(m, { content: [] }) });
+          ex.end();
+        },
+      }),
       getFails: await startHttpFixture(t, { sessionId: 's', get: (ex) => ex.status(500, echo(ex.request)) }),
       sseGetFails: await startHttpFixture(t, { kind: 'sse', get: (ex) => ex.status(500, echo(ex.request)) }),
       ssePostFails: await startHttpFixture(t, { kind: 'sse', post: (ex) => (ex.message?.method === 'tools/call' ? ex.status(500, echo(ex.request)) : ex.default()) }),
@@ -221,16 +240,18 @@ describe('T4 HTTP headers and auth', { timeout: 20_000 }, () => {
       failed += await run('streamable', fixtures.callFails.url, auth, true);
       failed += await run('streamable', fixtures.notJson.url, auth, true);
       await run('streamable', fixtures.noise.url, auth, true); // succeeds; the noise goes to onDiagnostic
+      failed += await run('streamable', fixtures.rpcEcho.url, auth, true);
+      await run('streamable', fixtures.invalidEcho.url, auth, true); // succeeds; the bad message goes to onDiagnostic
       await run('streamable', fixtures.getFails.url, auth, false); // the GET stream fails in the background
       failed += await run('streamable', `http://127.0.0.1:${closedPort}/mcp`, auth, false);
       failed += await run('sse', fixtures.sseGetFails.url, auth, false);
       failed += await run('sse', fixtures.ssePostFails.url, auth, true);
       failed += await run('sse', fixtures.sseDrops.url, auth, true);
       failed += await run('sse', `http://127.0.0.1:${closedPort}/sse`, auth, false);
-      assert.equal(failed, 9, `every failing scenario failed (${JSON.stringify(auth)})`);
+      assert.equal(failed, 10, `every failing scenario failed (${JSON.stringify(auth)})`);
     }
 
-    assert.ok(echoed >= 3 * 8, `servers echoed the canary back ${echoed} times`);
+    assert.ok(echoed >= 3 * 10, `servers echoed the canary back ${echoed} times`);
     assert.ok(seen.some((s) => s.includes('[redacted]')), 'a server echo reached an error or diagnostic, scrubbed');
     assert.ok(seen.some((s) => s.includes('ECONNREFUSED')), 'the network failure was recorded with its cause');
     const leaks = seen.filter((s) => s.includes(canary));

@@ -4,7 +4,7 @@
 
 export type Diagnostic =
   | { kind: 'noise'; server: string; text: string } // a non-JSON line, skipped
-  | { kind: 'invalid-message'; server: string; detail: string; message: unknown } // JSON, not JSON-RPC 2.0
+  | { kind: 'invalid-message'; server: string; detail: string; excerpt: string } // JSON, not JSON-RPC 2.0 (excerpt: the start of it, secrets scrubbed)
   | { kind: 'unknown-response'; server: string; id: unknown } // answer to no request of ours
   | { kind: 'late-response'; server: string; id: unknown } // answer after timeout/abort; dropped
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw

@@ -5,7 +5,7 @@
 // `notifications/cancelled` and `notifications/progress`, which are wire-level.
 
 import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError, type McpClientError } from '../errors.js';
-import type { DiagnosticHook } from '../diagnostics.js';
+import { excerpt, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
   classify,
@@ -99,6 +99,10 @@ export class Connection {
 
   get server(): string {
     return this.transport.server;
+  }
+
+  private scrub(text: string): string {
+    return this.transport.scrub ? this.transport.scrub(text) : text;
   }
 
   /** Installs (or with undefined, removes) the handler for a server-initiated request method. */
@@ -265,7 +269,8 @@ export class Connection {
   }
 
   private report(message: unknown, detail: string): void {
-    this.options.onDiagnostic?.({ kind: 'invalid-message', server: this.server, detail, message });
+    const hook = this.options.onDiagnostic;
+    if (hook) hook({ kind: 'invalid-message', server: this.server, detail, excerpt: this.scrub(excerpt(JSON.stringify(message) ?? String(message))) });
   }
 
   private onResponse(response: JsonRpcResponse): void {
@@ -282,7 +287,9 @@ export class Connection {
     this.settle(id!, entry);
     if ('error' in response) {
       const { code, message, data } = response.error;
-      entry.reject(new RpcError({ server: this.server, method: entry.method }, code, message, data));
+      // The server's message goes into our error text: scrub any credential it echoes (T4).
+      const cleanData = data === undefined || !this.transport.scrub ? data : (JSON.parse(this.scrub(JSON.stringify(data))) as unknown);
+      entry.reject(new RpcError({ server: this.server, method: entry.method }, code, this.scrub(message), cleanData));
     } else {
       entry.resolve(response.result);
     }

@@ -164,6 +164,10 @@ export abstract class HttpTransportBase {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  scrub(text: string): string {
+    return redact(text, this.resolved.secrets);
+  }
+
   protected scrubbed(error: unknown): unknown {
     if (!(error instanceof Error) || this.resolved.secrets.length === 0) return error;
     const clean = redact(error.message, this.resolved.secrets);

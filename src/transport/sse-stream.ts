@@ -13,6 +13,8 @@ export interface SseHandlers {
   onRetry?(ms: number): void;
   /** The last `id:` of each event block, including blocks without data (the spec's priming event). */
   onId?(id: string): void;
+  /** Checked after each chunk: once it returns true the body is cancelled and the read ends as 'ended'. */
+  done?(): boolean;
 }
 
 export type SseEnd = 'ended' | 'too-large';
@@ -45,6 +47,10 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventChars: n
       if (tooLarge) {
         await reader.cancel().catch(() => {});
         return 'too-large';
+      }
+      if (handlers.done?.()) {
+        await reader.cancel().catch(() => {});
+        return 'ended';
       }
     }
     const rest = decoder.decode();

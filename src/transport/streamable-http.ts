@@ -210,7 +210,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     let current: Response = response;
     for (;;) {
       const progressBefore = cursor.lastEventId;
-      const end = await this.consume(current, cursor, method, onMessage);
+      // Once the answer is in, stop reading: "After the JSON-RPC response has been sent, the server
+      // SHOULD terminate the SSE stream"; one that does not must not hold this request open.
+      const end = await this.consume(current, cursor, method, onMessage, () => answered);
       if (end === 'too-large') throw new MessageTooLargeError(this.site(method), this.maxMessageBytes);
       if (answered) return;
       if (cursor.lastEventId === undefined) {
@@ -254,10 +256,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** Reads one SSE response, delivering `message` events and tracking the cursor. */
-  private async consume(response: Response, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void) {
+  private async consume(response: Response, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void, done?: () => boolean) {
     if (!response.body) return 'ended' as const;
     try {
       return await readSse(response.body, this.maxMessageBytes, {
+        done,
         onId: (id) => {
           cursor.lastEventId = id;
         },
@@ -309,7 +312,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         const seenBefore = cursor.lastEventId;
         const end = await this.consume(response, cursor, undefined, () => {}).catch(() => 'ended' as const);
         if (end === 'too-large') {
-          this.handlers?.onDiagnostic?.({ kind: 'invalid-message', server: this.server, detail: `an event on the GET stream exceeded ${this.maxMessageBytes} bytes; the stream was dropped`, message: undefined });
+          this.handlers?.onDiagnostic?.({ kind: 'invalid-message', server: this.server, detail: `an event on the GET stream exceeded ${this.maxMessageBytes} bytes; the stream was dropped`, excerpt: '' });
         }
         attempt = cursor.lastEventId !== seenBefore ? 0 : attempt + 1;
         if (attempt >= this.reconnectPolicy.maxAttempts) return;

@@ -32,6 +32,11 @@ export interface Transport {
   send(message: JsonRpcMessage): Promise<void>;
   /** Graceful, idempotent shutdown. onClose fires (with reason 'closed') if it has not already. */
   close(): Promise<void>;
+  /**
+   * Removes the secret values this transport sends (auth headers) from text
+   * that came from the server, before it goes into an error or a diagnostic (T4).
+   */
+  scrub?(text: string): string;
   /** Tells the transport the negotiated protocol version (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
 }
