@@ -350,7 +350,7 @@ function describeDiagnostic(d: Diagnostic): string {
     case 'noise':
       return `noise ${show(d.text)}`;
     case 'invalid-message':
-      return `invalid message (${d.detail}) ${show(d.message)}`;
+      return `invalid message (${d.detail}) ${d.excerpt}`;
     case 'unknown-response':
     case 'late-response':
       return `${d.kind} id ${show(d.id)}`;
