@@ -228,12 +228,19 @@ export class SseTransport extends HttpTransportBase implements Transport {
     if (!this.handshake.initialize) return;
     const { request, answer } = this.internalInitialize();
     const waitMs = this.sseOptions.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
+    // Ends the wait below once it is decided, so its timer does not keep the process alive for waitMs.
+    const waitDone = new AbortController();
     try {
       await this.postToEndpoint(request, 'initialize');
-      // The answer, or nothing: after waitMs, or at once if this stream drops meanwhile.
-      const result = await Promise.race([answer, sleep(waitMs, this.lifetime.signal).then(() => undefined), this.streamGone.then(() => undefined)]);
+      // The answer, or nothing: after waitMs, on close(), or at once if this stream drops meanwhile.
+      const gaveUp = sleep(waitMs, AbortSignal.any([this.lifetime.signal, waitDone.signal])).then(
+        () => undefined,
+        () => undefined,
+      );
+      const result = await Promise.race([answer, gaveUp, this.streamGone.then(() => undefined)]);
       if (!result || !('result' in result)) throw new ClosedError(this.site('initialize'), { reason: 'transport', cause: new Error('the reopened session did not answer initialize') });
     } finally {
+      waitDone.abort();
       this.forgetInternal(request.id);
     }
     if (this.handshake.initialized) await this.postToEndpoint({ jsonrpc: '2.0', method: 'notifications/initialized' }, 'notifications/initialized');
