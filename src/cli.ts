@@ -28,7 +28,8 @@ Usage:
                                                 list the tools of every configured server
   mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json]
                                                 call one tool and print its result
-  mcpwire conformance DIR|FILE... [--json]      replay transcripts against the client (exit 0 only if all pass)
+  mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json]
+                                                replay transcripts against the client (exit 0 only if all pass)
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
   mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (needs the devDependencies)
 

@@ -1,8 +1,9 @@
 // The seam between the replayer and the transport it replays over: a
 // ServerSide plays "the server" for one case. The runner only matches and
-// decides; a ServerSide only moves bytes. stdio is the one implementation
-// today (stdio-server-side.ts); the HTTP transports will host the same
-// messages on 127.0.0.1 behind this interface.
+// decides; a ServerSide only moves bytes. Implementations: stdio
+// (stdio-server-side.ts, a relay child process), Streamable HTTP and legacy
+// HTTP+SSE (streamable-http-server-side.ts, sse-server-side.ts, hosted on
+// 127.0.0.1 in the runner's process); server-sides.ts maps names to them.
 
 import type { Transport } from '../transport/transport.js';
 import type { Transcript } from './transcript.js';
@@ -10,7 +11,11 @@ import type { Transcript } from './transcript.js';
 export interface ServerSideEvents {
   /** One JSON value the client sent. */
   onMessage(value: unknown): void;
-  /** The client sent something that is not a JSON message (a non-JSON line, an unterminated line). */
+  /**
+   * The client sent something that is not a JSON message (a non-JSON line,
+   * an unterminated line), or broke its transport's rules (over HTTP: a
+   * request the server must refuse, e.g. one without the session id).
+   */
   onBadOutput(detail: string): void;
   /** No more can arrive from the client (its stream ended, or the server side went away). */
   onGone(detail: string): void;
