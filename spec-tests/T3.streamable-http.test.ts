@@ -488,6 +488,21 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
     assert.ok(hung, 'the tools/call POST reached the server');
     await within(hung, 'the client to abort the hung POST');
   });
+
+  test('T3/L2: a notifications/cancelled still on its way when close() is called reaches the server', async (t) => {
+    // The server takes its time to accept notifications; close() lets them finish (briefly) before it aborts.
+    const { fixture, client } = await connected(t, {
+      post: async (ex) => {
+        if (ex.message?.method === 'tools/call') return; // never answered
+        if (ex.message?.method === 'notifications/cancelled') await delay(300);
+        return ex.default();
+      },
+    });
+    await assert.rejects(client.callTool('hang', {}, { timeoutMs: 100 }), TimeoutError);
+    await client.close(); // at once, while the cancellation is still being POSTed
+    const cancelled = fixture.requests.find((r) => r.message?.method === 'notifications/cancelled');
+    assert.equal(cancelled?.status, 202, 'the cancellation was accepted, not cut off by close()');
+  });
 });
 
 // --- memory sampling (W2) ------------------------------------------------------------------

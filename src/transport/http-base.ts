@@ -26,6 +26,8 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
 }
 
 export const DEFAULT_RECONNECT = { initialMs: 1_000, maxMs: 30_000, maxAttempts: 5 } as const;
+/** How long close() lets notifications already on their way finish. */
+const DRAIN_ON_CLOSE_MS = 1_000;
 
 export abstract class HttpTransportBase {
   readonly server: string;
@@ -45,6 +47,8 @@ export abstract class HttpTransportBase {
   /** Answers to requests the transport itself sent (re-initialize); not passed to the Connection. */
   private readonly internalWaiters = new Map<JsonRpcId, (message: Record<string, unknown>) => void>();
   private internalCounter = 0;
+  /** POSTs of notifications and responses still on their way (see drainOutgoing). */
+  private readonly outgoing = new Set<Promise<unknown>>();
 
   constructor(protected readonly options: HttpTransportOptions) {
     this.url = new URL(options.url);
@@ -62,6 +66,33 @@ export abstract class HttpTransportBase {
 
   protected site(method?: string): ErrorSite {
     return { server: this.server, method };
+  }
+
+  /** Keeps track of a notification's or response's POST until it settles. */
+  protected trackOutgoing(post: Promise<void>): Promise<void> {
+    this.outgoing.add(post);
+    post.then(
+      () => this.outgoing.delete(post),
+      () => this.outgoing.delete(post),
+    );
+    return post;
+  }
+
+  /**
+   * Lets the notifications and responses already on their way finish, for at
+   * most `ms`, before close() aborts everything: a notifications/cancelled
+   * sent just before close() would otherwise be cut off mid-POST (over stdio
+   * it is in the pipe and always arrives).
+   */
+  protected async drainOutgoing(ms = DRAIN_ON_CLOSE_MS): Promise<void> {
+    if (this.outgoing.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled([...this.outgoing]), gaveUp]);
+    clearTimeout(timer);
   }
 
   /** Notes the handshake as it passes, so it can be replayed for a new session. */

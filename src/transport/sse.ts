@@ -31,6 +31,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
   private readonly awaiting = new Map<JsonRpcId, Waiter>();
   /** Settles when a connection with a known endpoint (and a replayed handshake) is up. */
   private ready: Promise<void> = Promise.resolve();
+  private closePromise: Promise<void> | undefined;
   /** True while reconnect() runs: a drop of the stream it opened is its to handle, not a reason for a second loop. */
   private reconnecting = false;
   /** Resolves when the stream opened last has ended (dropped, ended by the server, or aborted). */
@@ -53,13 +54,15 @@ export class SseTransport extends HttpTransportBase implements Transport {
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     this.remember(message);
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
+    if ('method' in message && message.method === 'notifications/cancelled') this.stopAwaiting(message.params?.requestId);
     // Registered before the POST: the answer may come down the stream before the POST returns.
     const answered = requestId === undefined ? undefined : this.await(requestId);
     // The stream can drop (failAwaiting) while the POST is still in flight, before `await answered`
     // below: without a handler now, that rejection would be unhandled and take the process down.
     answered?.catch(() => {});
     try {
-      await this.postToEndpoint(message, method);
+      const post = this.postToEndpoint(message, method);
+      await (requestId === undefined ? this.trackOutgoing(post) : post);
     } catch (error) {
       this.awaiting.delete(requestId!);
       throw error;
@@ -67,18 +70,28 @@ export class SseTransport extends HttpTransportBase implements Transport {
     await answered;
   }
 
-  async close(): Promise<void> {
-    if (this.ended) return;
-    this.closing = true;
-    this.stream?.abort();
-    this.failAwaiting(new ClosedError(this.site(), { reason: 'closed' }));
-    this.finish({ reason: 'closed' });
+  close(): Promise<void> {
+    this.closePromise ??= (async () => {
+      this.closing = true;
+      await this.drainOutgoing();
+      this.stream?.abort();
+      this.failAwaiting(new ClosedError(this.site(), { reason: 'closed' }));
+      this.finish({ reason: 'closed' });
+    })();
+    return this.closePromise;
   }
 
   // --- the stream ------------------------------------------------------------------
 
   private await(id: JsonRpcId): Promise<void> {
     return new Promise<void>((resolve, reject) => this.awaiting.set(id, { resolve, reject }));
+  }
+
+  /** The Connection gave up on this request (timeout, abort): its waiter goes, so a lost answer leaks nothing. */
+  private stopAwaiting(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    this.awaiting.get(requestId)?.resolve();
+    this.awaiting.delete(requestId);
   }
 
   private failAwaiting(error: unknown): void {

@@ -60,7 +60,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (this.ended || this.closing) throw new ClosedError(this.site('method' in message ? message.method : undefined), { reason: 'closed' });
     this.remember(message);
     if ('method' in message && message.method === 'notifications/cancelled') this.abortCancelled(message.params?.requestId);
-    await this.post(message, true);
+    const post = this.post(message, true);
+    await ('id' in message && 'method' in message ? post : this.trackOutgoing(post));
     if ('method' in message && message.method === 'notifications/initialized' && this.streamOptions.listen !== false) this.listen();
   }
 
@@ -68,6 +69,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     this.closePromise ??= (async () => {
       this.closing = true; // no new work from here on
       this.listener?.abort();
+      await this.drainOutgoing();
       const sessionId = this.sessionId;
       this.lifetime.abort();
       if (sessionId !== undefined) {
