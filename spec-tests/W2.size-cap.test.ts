@@ -4,82 +4,18 @@
 // MessageTooLargeError naming the limit, the child must be stopped, and this
 // process's memory must stay bounded by the cap, not by what the server sends.
 
-import { after, test, type TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
-  McpClient,
   MessageTooLargeError,
-  StdioTransport,
-  type McpClientOptions,
-  type StdioTransportOptions,
 } from '../src/index.js';
-
-// --- harness (each spec file keeps its own copy: spec-tests/helpers/ belongs to another suite) ---
-const FIXTURE = fileURLToPath(new URL('./fixtures/fault-server.mjs', import.meta.url));
-const startedPids = new Set<number>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
-
-/** Polls until the process is gone (exited and reaped); false if it is still there after `ms`. */
-async function waitGone(pid: number, ms = 3_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await delay(20);
-  }
-  return true;
-}
-
-interface Started {
-  client: McpClient;
-  transport: StdioTransport;
-  pid: number;
-}
-
-/** Spawns the fault fixture (or `command`) and connects; the child is killed after the test whatever happens. */
-async function start(
-  t: TestContext,
-  transportOptions: Partial<StdioTransportOptions> & { mode?: string },
-  clientOptions: McpClientOptions = {},
-): Promise<Started> {
-  const { mode = 'ok', ...rest } = transportOptions;
-  const transport = new StdioTransport({ command: [process.execPath, FIXTURE, mode], server: `fault-${mode}`, ...rest });
-  const client = new McpClient(transport, clientOptions);
-  t.after(async () => {
-    // Normally already closed. After a failure, give close() a moment, then SIGKILL whatever is left.
-    await Promise.race([client.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
-    const pid = transport.pid;
-    if (pid === undefined) return;
-    startedPids.add(pid);
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  await client.connect();
-  const pid = transport.pid;
-  assert.ok(pid !== undefined, 'the transport reports the child pid');
-  startedPids.add(pid);
-  return { client, transport, pid };
-}
-
-after(() => {
-  for (const pid of startedPids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-});
-// --- end harness ---
+import { startedPids, waitGone, start } from './helpers/fault-harness.js';
 
 const MiB = 1024 * 1024;
 
