@@ -9,19 +9,10 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { McpClient, StdioTransport, TimeoutError, type CallToolResult, type McpClientOptions, type ProgressUpdate } from '../src/index.js';
+import { isAlive } from './helpers/fault-harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 /**
  * Starts the everything server and connects. The returned `close` closes the

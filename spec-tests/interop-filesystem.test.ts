@@ -15,19 +15,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection, McpClient, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
+import { isAlive } from './helpers/fault-harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 /** A temp folder (real path: the server resolves symlinks) removed after the test. */
 function tempDir(t: TestContext, label: string): string {
