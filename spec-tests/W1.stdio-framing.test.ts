@@ -4,7 +4,6 @@
 // message in 64 KiB reads is not copied over and over.
 
 import assert from 'node:assert/strict';
-import { StringDecoder } from 'node:string_decoder';
 import { describe, test } from 'node:test';
 import { createLineFramer } from '../src/jsonrpc/line-framer.js';
 import { encodeLine } from '../src/jsonrpc/message.js';
@@ -61,36 +60,38 @@ describe('W1 stdio framing', { timeout: 30_000 }, () => {
     assert.deepEqual(diagnostics.filter((d) => d.kind !== 'stderr'), []);
   });
 
-  test('W1: a 16 MiB message in 64 KiB reads is decoded once, not copied over and over', (t) => {
-    // Linear cost, checked structurally: every byte goes through the UTF-8
-    // decoder exactly once and no buffer is re-joined per chunk; the decoded
-    // pieces are appended as a rope that JSON.parse flattens once.
+  test('W1: a 16 MiB message in 64 KiB reads is joined and decoded once, not copied over and over', (t) => {
+    // Linear cost, checked structurally: count the bytes that Buffer.concat
+    // copies and that toString decodes while the message streams in. A framer
+    // that re-joins or re-decodes what it holds on every read would count
+    // each byte many times over.
     const size = 16 * 1024 * 1024;
     const bytes = Buffer.from(encodeLine({ jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(size) } }));
+    let joinedBytes = 0;
     let decodedBytes = 0;
-    let concatCalls = 0;
-    const originalWrite = StringDecoder.prototype.write;
     const originalConcat = Buffer.concat;
+    const originalToString = Buffer.prototype.toString;
     const restore = () => {
-      StringDecoder.prototype.write = originalWrite;
       Buffer.concat = originalConcat;
+      Buffer.prototype.toString = originalToString;
     };
     t.after(restore);
-    StringDecoder.prototype.write = function (this: StringDecoder, chunk: Buffer) {
-      decodedBytes += chunk.length;
-      return originalWrite.call(this, chunk);
-    } as typeof originalWrite;
     Buffer.concat = ((list: readonly Uint8Array[], totalLength?: number) => {
-      concatCalls++;
-      return originalConcat(list, totalLength);
+      const joined = originalConcat(list, totalLength);
+      joinedBytes += joined.length;
+      return joined;
     }) as typeof Buffer.concat;
+    Buffer.prototype.toString = function (this: Buffer, encoding?: BufferEncoding, start = 0, end = this.length) {
+      decodedBytes += Math.min(end, this.length) - start;
+      return originalToString.call(this, encoding, start, end);
+    } as typeof originalToString;
     let got: { result: { text: string } } | undefined;
     const framer = createLineFramer({ onMessage: (v) => (got = v as typeof got) });
     for (let i = 0; i < bytes.length; i += 64 * 1024) framer.push(bytes.subarray(i, i + 64 * 1024));
     restore();
     assert.equal(got?.result.text.length, size);
-    assert.equal(decodedBytes, bytes.length, 'each byte decoded exactly once');
-    assert.equal(concatCalls, 0, 'no buffer joins while the message streams in');
+    assert.ok(joinedBytes <= bytes.length, `joined ${joinedBytes} bytes for a ${bytes.length}-byte message`);
+    assert.ok(decodedBytes <= bytes.length, `decoded ${decodedBytes} bytes for a ${bytes.length}-byte message`);
   });
 
   test('W1: a 16 MiB answer crosses a real pipe intact', async (t) => {

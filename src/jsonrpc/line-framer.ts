@@ -1,10 +1,18 @@
 // Newline-delimited JSON decoding over byte chunks (MCP stdio framing, W1–W3).
-// Each chunk is decoded once, as a whole, by a streaming UTF-8 decoder that
-// holds back a character cut across chunks; lines are then cut from the
-// text. Does NOT know JSON-RPC: it hands every parsed JSON value on, and
-// every line that is not JSON to `onNoise`.
-
-import { StringDecoder } from 'node:string_decoder';
+// Lines are found on the 0x0A byte before anything is decoded, so a UTF-8
+// character cut across chunks is never mis-decoded. Does NOT know JSON-RPC:
+// it hands every parsed JSON value on, and every line that is not JSON to
+// `onNoise`.
+//
+// Where the cost goes, per chunk: the complete lines between its first and
+// last newline are decoded with ONE toString call and split as text (one
+// call per chunk beats one per line); the line it completes and the line it
+// starts are held as bytes, small pieces copied into a reusable block, large
+// ones kept by reference, and decoded once when their newline arrives. So a
+// 16 MiB message in 64 KiB reads is joined once, and a server that writes a
+// few bytes at a time costs a copy of those bytes, not a decoder call (a
+// streaming text decoder per read measured 3.1x the bytes floor there, this
+// 2.2x).
 
 /** Default cap on one message: large enough for real tool results (W2). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -25,7 +33,7 @@ export interface LineFramerOptions {
 }
 
 export interface LineFramer {
-  /** Feeds bytes. The chunk is decoded before push() returns; the framer keeps no reference to it. */
+  /** Feeds bytes. The framer may keep a reference to `chunk` (a large partial line): do not mutate it afterwards. */
   push(chunk: Uint8Array): void;
   /** The stream ended: a last line without a line break is still delivered if it is JSON. */
   end(): void;
@@ -34,99 +42,154 @@ export interface LineFramer {
 }
 
 const NEWLINE = 0x0a;
-const CR = 13;
+const CR = 0x0d;
+/** Size of the reusable block that small partial lines are copied into. */
+const BLOCK_BYTES = 64 * 1024;
+/** Pieces shorter than this are copied into the block; longer ones are kept by reference. */
+const COPY_BELOW_BYTES = BLOCK_BYTES / 4;
+// (Scanning and copying tiny chunks with JavaScript loops instead of the native
+// indexOf/copy was tried: it measured slower, 3.2x against 2.2x the bytes
+// floor for 4 KiB messages in 1-100 B reads.)
 
 export function createLineFramer(options: LineFramerOptions): LineFramer {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const { onMessage, onNoise, onOverflow } = options;
-  const decoder = new StringDecoder('utf8');
 
-  // The incomplete line: its text so far (V8 keeps `held += piece` as a rope
-  // and flattens it once, in JSON.parse) and its exact size in bytes, counted
-  // from byte positions rather than re-encoding the text.
-  let held = '';
-  let heldBytes = 0;
+  // The incomplete line: `fragments` (kept by reference) followed by
+  // block[0, blockLen) (copied). `lastHeldByte` tells whether it ends in a
+  // '\r' that belongs to a CRLF line break rather than to the message.
+  let fragments: Buffer[] = [];
+  let fragmentBytes = 0;
+  let block: Buffer | undefined;
+  let blockLen = 0;
+  let lastHeldByte = 0;
   let stopped = false;
 
-  /** Bytes of a line, not counting a final '\r' (part of a CRLF line break). */
-  function overCap(line: string, bytes: number): boolean {
-    return bytes - (line.charCodeAt(line.length - 1) === CR ? 1 : 0) > maxBytes;
-  }
-
-  function decode(line: string): void {
+  function parse(text: string): void {
     let value: unknown;
     try {
       // JSON.parse accepts trailing whitespace, so a CRLF line's '\r' needs no stripping.
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch {
       // Blank lines (and a lone '\r') are skipped without a report.
-      if (onNoise && line.trim() !== '') onNoise(line);
+      if (onNoise && text.trim() !== '') onNoise(text);
       return;
     }
     onMessage(value);
   }
 
+  /** Size of a line in bytes not counting a final '\r'; `last` is its last byte. */
+  function overCap(bytes: number, last: number | undefined): boolean {
+    return bytes - (last === CR ? 1 : 0) > maxBytes;
+  }
+
   function overflow(): void {
     stopped = true;
-    held = '';
-    heldBytes = 0;
+    fragments = [];
+    fragmentBytes = 0;
+    block = undefined;
+    blockLen = 0;
     onOverflow?.(maxBytes);
+  }
+
+  function moveBlockToFragments(): void {
+    if (block && blockLen > 0) {
+      fragments.push(block.subarray(0, blockLen));
+      fragmentBytes += blockLen;
+      block = undefined; // handed over by reference; a new block is allocated when needed
+      blockLen = 0;
+    }
+  }
+
+  /** Holds bytes[start, end) as the (start of the) incomplete line. False when that breaks the cap. */
+  function hold(bytes: Buffer, start: number, end: number): boolean {
+    const length = end - start;
+    lastHeldByte = bytes[end - 1]!;
+    if (overCap(fragmentBytes + blockLen + length, lastHeldByte)) {
+      overflow();
+      return false;
+    }
+    if (length < COPY_BELOW_BYTES) {
+      if (block && blockLen + length > block.length) moveBlockToFragments();
+      block ??= Buffer.allocUnsafe(BLOCK_BYTES);
+      blockLen += bytes.copy(block, blockLen, start, end);
+    } else {
+      moveBlockToFragments();
+      fragments.push(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      fragmentBytes += length;
+    }
+    return true;
+  }
+
+  /** The held line ends at bytes[newline]: join it with the chunk's head, decode once, parse. */
+  function finishHeld(bytes: Buffer, newline: number): void {
+    const total = fragmentBytes + blockLen + newline;
+    if (overCap(total, newline > 0 ? bytes[newline - 1] : lastHeldByte)) return overflow();
+    if (fragments.length === 0 && block && blockLen + newline <= block.length) {
+      // Small messages: assemble in the block, decode in place, reuse the block.
+      bytes.copy(block, blockLen, 0, newline);
+      blockLen = 0;
+      return parse(block.toString('utf8', 0, total));
+    }
+    moveBlockToFragments();
+    if (newline > 0) fragments.push(bytes.subarray(0, newline));
+    const joined = fragments.length === 1 ? fragments[0]! : Buffer.concat(fragments, total);
+    fragments = [];
+    fragmentBytes = 0;
+    parse(joined.toString('utf8'));
+  }
+
+  /** The complete lines of bytes(start, end): decoded in one call, split as text. */
+  function parseLines(bytes: Buffer, start: number, end: number): void {
+    const text = bytes.toString('utf8', start, end);
+    let from = 0;
+    let newline = text.indexOf('\n');
+    for (;;) {
+      if (stopped) return; // onMessage may have ended the framer re-entrantly
+      const to = newline === -1 ? text.length : newline;
+      if (to > from) {
+        const line = from === 0 && to === text.length ? text : text.slice(from, to);
+        // A UTF-16 unit is one to three bytes: the byte length is worth computing only near the cap.
+        if (line.length * 3 > maxBytes && overCap(Buffer.byteLength(line), line.charCodeAt(line.length - 1))) return overflow();
+        parse(line);
+      }
+      if (newline === -1) return;
+      from = newline + 1;
+      newline = text.indexOf('\n', from);
+    }
   }
 
   return {
     push(chunk: Uint8Array): void {
       if (stopped) return;
       const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      // One decode per chunk is cheaper than one per line (fewer calls into the
-      // decoder), and 0x0A never occurs inside a multi-byte UTF-8 sequence, so
-      // '\n' in the text stands exactly where the newline bytes stand.
-      const text = decoder.write(bytes);
-      let start = 0;
-      let newline = text.indexOf('\n');
-      if (newline !== -1 && heldBytes > 0) {
-        const line = held + text.slice(0, newline);
-        const lineBytes = heldBytes + bytes.indexOf(NEWLINE);
-        held = '';
-        heldBytes = 0;
-        if (overCap(line, lineBytes)) return overflow();
-        decode(line);
-        start = newline + 1;
-        newline = text.indexOf('\n', start);
+      const length = bytes.length;
+      const first = bytes.indexOf(NEWLINE);
+      if (first === -1) {
+        if (length > 0) hold(bytes, 0, length);
+        return;
       }
-      while (newline !== -1) {
-        if (stopped) return; // onMessage may have ended the framer re-entrantly
-        if (newline > start) {
-          const line = text.slice(start, newline);
-          // A UTF-16 unit is at least one byte and at most three, so the byte
-          // length needs computing only for lines of more than a third of the cap.
-          if (line.length * 3 > maxBytes && overCap(line, Buffer.byteLength(line))) return overflow();
-          decode(line);
-        }
-        start = newline + 1;
-        newline = text.indexOf('\n', start);
-      }
+      if (fragmentBytes + blockLen > 0) finishHeld(bytes, first);
+      else if (first > 0) parseLines(bytes, 0, first);
       if (stopped) return;
-      // What follows the last newline byte is the new incomplete line (with
-      // any bytes of a split character that the decoder holds back).
-      const tailBytes = start === 0 ? bytes.length : bytes.length - bytes.lastIndexOf(NEWLINE) - 1;
-      if (tailBytes === 0) return;
-      heldBytes += tailBytes;
-      // A tail ending in '\r' may be waiting for the '\n' of a CRLF: that byte is not the message's.
-      if (heldBytes - (bytes[bytes.length - 1] === CR ? 1 : 0) > maxBytes) return overflow();
-      if (start < text.length) held += start === 0 ? text : text.slice(start);
+      const last = bytes.lastIndexOf(NEWLINE);
+      if (last > first + 1) parseLines(bytes, first + 1, last);
+      if (!stopped && last + 1 < length) hold(bytes, last + 1, length);
     },
 
     end(): void {
       if (stopped) return;
       stopped = true;
-      const line = held + decoder.end();
-      held = '';
-      heldBytes = 0;
-      if (line !== '') decode(line);
+      if (fragmentBytes + blockLen === 0) return;
+      moveBlockToFragments();
+      const joined = Buffer.concat(fragments, fragmentBytes);
+      fragments = [];
+      fragmentBytes = 0;
+      parse(joined.toString('utf8'));
     },
 
     get pendingBytes(): number {
-      return heldBytes;
+      return fragmentBytes + blockLen;
     },
   };
 }
