@@ -245,6 +245,37 @@ describe('createLineFramer', () => {
     });
   });
 
+  test('a long line switches to decoding as it comes: multi-byte text cut anywhere, in tiny and large reads, stays exact', () => {
+    // Past 1 MiB the held line is decoded on arrival (so the reads can be freed);
+    // characters cut between reads must survive that switch and what follows it.
+    const text = '€漢😀a'.repeat(300_000); // ~3.6 MiB of 1-, 3- and 4-byte characters
+    const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text } })}\n`);
+    for (const sizes of [[1, 7, 100, 3], [65_536, 1, 20_000, 5]]) {
+      const { framer, messages } = recorder();
+      for (let i = 0, k = 0; i < line.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        framer.push(line.subarray(i, i + size));
+        i += size;
+      }
+      assert.equal(messages.length, 1, `reads of ${sizes.join('/')}`);
+      assert.equal((messages[0] as { result: { text: string } }).result.text, text);
+      assert.equal(framer.pendingBytes, 0);
+    }
+  });
+
+  test('a never-ending line dripped in small reads past the switch to text stays bounded by the cap', () => {
+    const cap = 3 * 1024 * 1024;
+    const { framer, overflows } = recorder({ maxMessageBytes: cap });
+    const piece = Buffer.alloc(37, 0x61);
+    let maxPending = 0;
+    for (let pushed = 0; overflows.length === 0 && pushed < cap * 2; pushed += piece.length) {
+      framer.push(piece);
+      maxPending = Math.max(maxPending, framer.pendingBytes);
+    }
+    assert.deepEqual(overflows, [cap]);
+    assert.ok(maxPending <= cap, `held ${maxPending} bytes, cap ${cap}`);
+  });
+
   test('a 16 MiB message in 64 KiB chunks decodes', () => {
     // W1: linear cost. The framer must hold the pieces and join once, not concat per chunk.
     const big = { jsonrpc: '2.0', id: 1, result: { text: '€'.repeat((16 * 1024 * 1024) / 3) } };

@@ -9,10 +9,12 @@
 // call per chunk beats one per line); the line it completes and the line it
 // starts are held as bytes, small pieces copied into a reusable block, large
 // ones kept by reference, and decoded once when their newline arrives. So a
-// 16 MiB message in 64 KiB reads is joined once, and a server that writes a
+// 16 MiB message in 64 KiB reads is decoded once, and a server that writes a
 // few bytes at a time costs a copy of those bytes, not a decoder call (a
 // streaming text decoder per read measured 3.1x the bytes floor there, this
 // 2.2x).
+
+import { StringDecoder } from 'node:string_decoder';
 
 /** Default cap on one message: large enough for real tool results (W2). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -45,6 +47,14 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 /** Size of the reusable block that small partial lines are copied into. */
 const BLOCK_BYTES = 64 * 1024;
+/**
+ * A held line past this size is decoded as it arrives (a streaming decoder
+ * keeps a character cut between reads) instead of being kept as chunks and
+ * joined at the end: the reads can then be freed at once, so a 16 MiB
+ * message peaks at about its text twice (pieces + the flattened string JSON.parse
+ * reads) instead of chunks + joined copy + text.
+ */
+const DECODE_AS_IT_COMES_BYTES = 1024 * 1024;
 /** Pieces shorter than this are copied into the block; longer ones are kept by reference. */
 const COPY_BELOW_BYTES = BLOCK_BYTES / 4;
 // (Scanning and copying tiny chunks with JavaScript loops instead of the native
@@ -63,6 +73,11 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   let block: Buffer | undefined;
   let blockLen = 0;
   let lastHeldByte = 0;
+  // A long held line is text instead (see DECODE_AS_IT_COMES_BYTES): what is
+  // decoded so far, its size in bytes, and the decoder holding a cut character.
+  let heldText = '';
+  let textBytes = 0;
+  let textDecoder: StringDecoder | undefined;
   let stopped = false;
 
   function parse(text: string): void {
@@ -83,13 +98,34 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     return bytes - (last === CR ? 1 : 0) > maxBytes;
   }
 
-  function overflow(): void {
-    stopped = true;
+  function heldBytes(): number {
+    return fragmentBytes + blockLen + textBytes;
+  }
+
+  function dropHeld(): void {
     fragments = [];
     fragmentBytes = 0;
+    heldText = '';
+    textBytes = 0;
+    textDecoder = undefined;
+  }
+
+  function overflow(): void {
+    stopped = true;
+    dropHeld();
     block = undefined;
     blockLen = 0;
     onOverflow?.(maxBytes);
+  }
+
+  /** Switches a long held line to text: the held chunks are decoded now and let go. */
+  function decodeHeldSoFar(): void {
+    moveBlockToFragments();
+    textDecoder = new StringDecoder('utf8');
+    for (const fragment of fragments) heldText += textDecoder.write(fragment);
+    textBytes = fragmentBytes;
+    fragments = [];
+    fragmentBytes = 0;
   }
 
   function moveBlockToFragments(): void {
@@ -105,11 +141,20 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
   function hold(bytes: Buffer, start: number, end: number): boolean {
     const length = end - start;
     lastHeldByte = bytes[end - 1]!;
-    if (overCap(fragmentBytes + blockLen + length, lastHeldByte)) {
+    if (overCap(heldBytes() + length, lastHeldByte)) {
       overflow();
       return false;
     }
+    if (textDecoder && length >= COPY_BELOW_BYTES) {
+      flushBlockToText();
+      heldText += textDecoder.write(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      textBytes += length;
+      return true;
+    }
     if (length < COPY_BELOW_BYTES) {
+      // Small pieces are batched in the block in text mode too: a rope of
+      // one-byte strings would cost far more memory than the bytes.
+      if (textDecoder && block && blockLen + length > block.length) flushBlockToText();
       if (block && blockLen + length > block.length) moveBlockToFragments();
       block ??= Buffer.allocUnsafe(BLOCK_BYTES);
       blockLen += bytes.copy(block, blockLen, start, end);
@@ -118,13 +163,29 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       fragments.push(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
       fragmentBytes += length;
     }
+    if (!textDecoder && fragmentBytes > DECODE_AS_IT_COMES_BYTES) decodeHeldSoFar();
     return true;
+  }
+
+  /** Text mode: decodes what the block holds onto the held text; the block is reused. */
+  function flushBlockToText(): void {
+    if (!textDecoder || !block || blockLen === 0) return;
+    heldText += textDecoder.write(block.subarray(0, blockLen));
+    textBytes += blockLen;
+    blockLen = 0;
   }
 
   /** The held line ends at bytes[newline]: join it with the chunk's head, decode once, parse. */
   function finishHeld(bytes: Buffer, newline: number): void {
-    const total = fragmentBytes + blockLen + newline;
+    const total = heldBytes() + newline;
     if (overCap(total, newline > 0 ? bytes[newline - 1] : lastHeldByte)) return overflow();
+    if (textDecoder) {
+      flushBlockToText();
+      // V8 keeps `heldText + …` as a rope; JSON.parse flattens it once.
+      const text = heldText + textDecoder.write(bytes.subarray(0, newline)) + textDecoder.end();
+      dropHeld();
+      return parse(text);
+    }
     if (fragments.length === 0 && block && blockLen + newline <= block.length) {
       // Small messages: assemble in the block, decode in place, reuse the block.
       bytes.copy(block, blockLen, 0, newline);
@@ -169,7 +230,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
         if (length > 0) hold(bytes, 0, length);
         return;
       }
-      if (fragmentBytes + blockLen > 0) finishHeld(bytes, first);
+      if (heldBytes() > 0) finishHeld(bytes, first);
       else if (first > 0) parseLines(bytes, 0, first);
       if (stopped) return;
       const last = bytes.lastIndexOf(NEWLINE);
@@ -180,6 +241,12 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     end(): void {
       if (stopped) return;
       stopped = true;
+      if (textDecoder) {
+        flushBlockToText();
+        const text = heldText + textDecoder.end();
+        dropHeld();
+        return parse(text);
+      }
       if (fragmentBytes + blockLen === 0) return;
       moveBlockToFragments();
       const joined = Buffer.concat(fragments, fragmentBytes);
@@ -189,7 +256,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     },
 
     get pendingBytes(): number {
-      return fragmentBytes + blockLen;
+      return heldBytes();
     },
   };
 }
