@@ -1,0 +1,38 @@
+// Smoke test of the benchmark harness, never of the numbers: runs a fast
+// subset of `bench/run.ts --quick --json` and checks the records' shape and
+// that each ratio is the median over the baseline's median of the same run.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test } from 'node:test';
+import { CONTENDERS, WORKLOADS, type BenchRecord } from './harness.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const KEYS = ['workload', 'contender', 'unit', 'median', 'min', 'max', 'baseline', 'ratio', 'rounds'];
+
+test('bench --quick --json prints one array of well-formed records whose ratio is median / baseline median', async () => {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', '--only', 'encode-small', '--only', 'ndjson-utf8-64k'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const records = JSON.parse(stdout) as BenchRecord[];
+  assert.ok(Array.isArray(records));
+  assert.deepEqual([...new Set(records.map((r) => r.workload))].sort(), ['encode-small', 'ndjson-utf8-64k']);
+  for (const r of records) {
+    assert.deepEqual(Object.keys(r).sort(), [...KEYS].sort(), JSON.stringify(r));
+    assert.ok((WORKLOADS as readonly string[]).includes(r.workload));
+    assert.ok((CONTENDERS as readonly string[]).includes(r.contender));
+    assert.ok((CONTENDERS as readonly string[]).includes(r.baseline));
+    assert.equal(typeof r.unit, 'string');
+    assert.ok(Number.isInteger(r.rounds) && r.rounds >= 1);
+    assert.ok(r.min <= r.median && r.median <= r.max, `${r.workload}/${r.contender}: min ≤ median ≤ max`);
+    const base = records.find((b) => b.workload === r.workload && b.unit === r.unit && b.contender === r.baseline);
+    assert.ok(base, `${r.workload}: the baseline ${r.baseline} has a record`);
+    assert.ok(Math.abs(r.ratio - r.median / base.median) <= 1e-9 * Math.abs(r.ratio), `${r.workload}/${r.contender}: ratio = median / baseline median`);
+  }
+  // Every contender the issue names for stdio framing takes part in ndjson-utf8-64k.
+  assert.deepEqual(records.filter((r) => r.workload === 'ndjson-utf8-64k').map((r) => r.contender).sort(), [...CONTENDERS].sort());
+});

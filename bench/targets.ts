@@ -1,0 +1,103 @@
+// The targets of issue 4, checked against one run's records. A target the
+// run did not measure (--only) is reported as such, never as met.
+
+import { num } from './format.js';
+import type { BenchRecord, ContenderId, WorkloadId } from './harness.js';
+
+export interface TargetResult {
+  target: string;
+  /** The reference figure the issue quotes for the SDK. */
+  reference: string;
+  /** This run's figure, or undefined when the run did not measure it. */
+  figure?: string;
+  met?: boolean;
+}
+
+function find(records: readonly BenchRecord[], workload: WorkloadId, contender: ContenderId, unit?: string): BenchRecord | undefined {
+  return records.find((r) => r.workload === workload && r.contender === contender && (unit === undefined || r.unit === unit));
+}
+
+/** The issue-4 targets that are a ratio of mcpwire's on one workload and unit, for the chart to mark. */
+export const TARGET_RATIOS: readonly { workload: WorkloadId; unit: string; ratio: number }[] = [
+  { workload: 'ndjson-small-64k', unit: 'ns/msg', ratio: 1.05 },
+  { workload: 'ndjson-medium-64k', unit: 'ns/msg', ratio: 1.05 },
+  { workload: 'ndjson-medium-tiny', unit: 'ns/msg', ratio: 2.5 },
+  { workload: 'ndjson-16mib', unit: 'ms/MiB', ratio: 1.3 },
+  { workload: 'sse-small-64k', unit: 'ns/event', ratio: 1.4 },
+  { workload: 'sse-per-event', unit: 'ns/event', ratio: 2 },
+  { workload: 'e2e-concurrent16', unit: 'us CPU/call', ratio: 0.35 },
+  { workload: 'e2e-concurrent16', unit: 'calls/s', ratio: 1.5 },
+];
+
+/** Three decimals: a figure right at a limit (1.30× against ≤ 1.3×) must show which side it is on. */
+const x = (ratio: number) => `${ratio.toFixed(3)}×`;
+
+/** mcpwire's ratio on one workload must be at most (or, for throughput, at least) `limit`. */
+function ratioTarget(records: readonly BenchRecord[], target: string, reference: string, workload: WorkloadId, limit: number, unit?: string, atLeast = false): TargetResult {
+  const mine = find(records, workload, 'mcpwire', unit);
+  if (!mine) return { target, reference };
+  const sdk = find(records, workload, 'sdk', unit);
+  const beside = sdk && mine.baseline !== 'sdk' ? `; sdk ${x(sdk.ratio)}` : '';
+  return { target, reference, figure: `${x(mine.ratio)} (${num(mine.median)} ${mine.unit}, range ${num(mine.min)}–${num(mine.max)})${beside}`, met: atLeast ? mine.ratio >= limit : mine.ratio <= limit };
+}
+
+/**
+ * "Flat ms/MiB up to 32 MiB": cost linear in bytes. Met when mcpwire's
+ * ms/MiB at every size from 1 to 32 MiB is within 1.5× of its lowest (a
+ * quadratic framer grows 32× over that range); the bytes floor's own spread
+ * is shown beside it, since big strings are not free for V8 either.
+ */
+function flatTarget(records: readonly BenchRecord[]): TargetResult {
+  const target = 'ms/MiB flat from 1 to 32 MiB (spread ≤ 1.5×)';
+  const reference = 'SDK refuses > 10 MiB';
+  const sizes: WorkloadId[] = ['ndjson-1mib', 'ndjson-4mib', 'ndjson-16mib', 'ndjson-32mib'];
+  const mine = sizes.map((w) => find(records, w, 'mcpwire'));
+  const floor = sizes.map((w) => find(records, w, 'floor-bytes'));
+  if (mine.some((r) => !r) || floor.some((r) => !r)) return { target, reference };
+  const spread = (rs: (BenchRecord | undefined)[]) => Math.max(...rs.map((r) => r!.median)) / Math.min(...rs.map((r) => r!.median));
+  const values = mine.map((r) => r!.median.toFixed(2)).join(' / ');
+  return { target, reference, figure: `${values} ms/MiB at 1/4/16/32 MiB: spread ${x(spread(mine))} (floor-bytes ${x(spread(floor))})`, met: spread(mine) <= 1.5 };
+}
+
+/**
+ * "Peak extra memory while framing ≤ 1.5× the size". Decoding and parsing
+ * alone (the bytes floor) already peaks at ~2× (the decoded string, and the
+ * parsed value's own copy of the text), so a whole-process peak can never
+ * meet it: the verdict is on what framing adds on top of the floor
+ * (mcpwire's peak − floor-bytes' peak); the whole peak is shown beside it.
+ */
+function memoryTarget(records: readonly BenchRecord[]): TargetResult {
+  const target = 'peak extra memory framing a 16 MiB message ≤ 1.5× its size (judged: peak above the bytes floor)';
+  const reference = '';
+  const unit = 'x size (heap+buffers)';
+  const heap = find(records, 'memory-16mib', 'mcpwire', unit);
+  const floor = find(records, 'memory-16mib', 'floor-bytes', unit);
+  const rss = find(records, 'memory-16mib', 'mcpwire', 'x size (rss)');
+  if (!heap || !floor || !rss) return { target, reference };
+  const above = heap.median - floor.median;
+  return {
+    target,
+    reference,
+    figure: `${x(above)} above the floor; whole peak ${x(heap.median)} heap+buffers (floor-bytes ${x(floor.median)}), ${x(rss.median)} rss`,
+    met: above <= 1.5,
+  };
+}
+
+export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[] {
+  return [
+    ratioTarget(records, 'ndjson-small-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.6×', 'ndjson-small-64k', 1.05),
+    ratioTarget(records, 'ndjson-medium-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.0×', 'ndjson-medium-64k', 1.05),
+    ratioTarget(records, 'ndjson-medium-tiny ≤ 2.5× bytes floor', 'SDK ≈ 19×', 'ndjson-medium-tiny', 2.5),
+    ratioTarget(records, 'ndjson-16mib ≤ 1.3× bytes floor', 'SDK ≈ 20×', 'ndjson-16mib', 1.3),
+    flatTarget(records),
+    ratioTarget(records, 'sse-small-64k ≤ 1.4× JSON.parse floor', 'SDK ≈ 3×', 'sse-small-64k', 1.4),
+    ratioTarget(records, 'sse-per-event ≤ 2× JSON.parse floor', 'SDK ≈ 13×', 'sse-per-event', 2),
+    ratioTarget(records, 'e2e-concurrent16 client CPU/call ≤ 0.35× SDK', '', 'e2e-concurrent16', 0.35, 'us CPU/call'),
+    ratioTarget(records, 'e2e-concurrent16 throughput ≥ 1.5× SDK', '', 'e2e-concurrent16', 1.5, 'calls/s', true),
+    memoryTarget(records),
+  ];
+}
+
+export function verdict(result: TargetResult): string {
+  return result.met === undefined ? 'not measured' : result.met ? 'met' : 'MISSED';
+}

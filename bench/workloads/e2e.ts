@@ -1,0 +1,179 @@
+// End to end over stdio: mcpwire's McpClient vs the official SDK's Client,
+// each against its own @modelcontextprotocol/server-everything process,
+// calling its `echo` tool. Baseline: the SDK client.
+//
+// CPU is attributed per client by running one client's phase at a time
+// (never both at once) and taking process.cpuUsage() deltas around it: the
+// idle client and its idle server cost nothing meanwhile, and phases are
+// interleaved round by round, so drift in the machine's load hits both.
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpClient } from '../../src/client/client.js';
+import { StdioTransport } from '../../src/transport/stdio.js';
+import { percentile, type Contender, type Metrics, type Prepared, type Workload } from '../harness.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/**
+ * The server runs on this very Node (20): under `npm run`, a bare `node` on
+ * PATH is node_modules/.bin/node, a Node 22 devDependency, and the two
+ * clients must face identical servers anyway.
+ */
+const SERVER_ARGV = [process.execPath, SERVER, 'stdio'];
+
+/** What the workloads need from either client. */
+interface E2eClient {
+  pid: number | undefined;
+  listTools(): Promise<unknown>;
+  echo(message: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+type ClientId = 'mcpwire' | 'sdk';
+
+/** Every server process started and not yet seen to exit: killed on the way out whatever happens. */
+const live = new Set<number>();
+process.on('exit', () => {
+  for (const pid of live) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** Spawns a server and completes the handshake (what connectStdio() does, with the transport kept to learn its pid). */
+async function startMcpwire(): Promise<E2eClient> {
+  const transport = new StdioTransport({ command: SERVER_ARGV, server: 'everything' });
+  const client = new McpClient(transport);
+  await client.connect();
+  return {
+    pid: transport.pid,
+    listTools: () => client.listTools(),
+    echo: (message) => client.callTool('echo', { message }),
+    close: () => client.close(),
+  };
+}
+
+async function startSdk(): Promise<E2eClient> {
+  const [command, ...args] = SERVER_ARGV as [string, ...string[]];
+  // stderr piped and drained, as mcpwire always does with a server's stderr (the SDK's default would inherit it).
+  // The same environment as mcpwire gives its server (the whole host environment, SPEC T1): by default the
+  // SDK passes only a few variables, and the server measurably starts slower (~15%) with the full set, which
+  // is the server's cost, not the client's.
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  transport.stderr?.on('data', () => {});
+  const client = new Client({ name: 'mcpwire-bench', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    pid: transport.pid ?? undefined,
+    listTools: () => client.listTools(),
+    echo: (message) => client.callTool({ name: 'echo', arguments: { message } }),
+    close: () => client.close(),
+  };
+}
+
+async function start(id: ClientId): Promise<E2eClient> {
+  const client = id === 'mcpwire' ? await startMcpwire() : await startSdk();
+  if (client.pid !== undefined) live.add(client.pid);
+  return client;
+}
+
+async function stop(client: E2eClient): Promise<void> {
+  await client.close();
+  if (client.pid !== undefined) {
+    // close() escalates to SIGKILL itself; this makes sure before forgetting the pid.
+    try {
+      process.kill(client.pid, 0);
+      process.kill(client.pid, 'SIGKILL');
+    } catch {
+      // exited, as it should have
+    }
+    live.delete(client.pid);
+  }
+}
+
+/** Two long-lived clients, started at prepare and stopped at dispose, one contender each. */
+async function pairOf(sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
+  const clients = { mcpwire: await start('mcpwire'), sdk: await start('sdk') };
+  // The SDK caches the tools' output schemas from tools/list; each client discovers once, as a host would.
+  await clients.mcpwire.listTools();
+  await clients.sdk.listTools();
+  const contender = (id: ClientId): Contender => ({ id, sample: () => sample(clients[id]) });
+  return {
+    contenders: [contender('sdk'), contender('mcpwire')],
+    // A sample lasts as long as its calls do; the slow-contender rule is for quadratic parsers, not for this.
+    plan: { slowSampleMs: Infinity },
+    dispose: async () => {
+      await Promise.all([stop(clients.mcpwire), stop(clients.sdk)]);
+    },
+  };
+}
+
+export const e2eWorkloads: Workload[] = [
+  {
+    id: 'e2e-startup',
+    title: 'spawn server-everything, initialize, first tools/list (ms)',
+    baseline: 'sdk',
+    async prepare({ quick }): Promise<Prepared> {
+      const contender = (id: ClientId): Contender => ({
+        id,
+        async sample() {
+          const begin = performance.now();
+          const client = await start(id);
+          await client.listTools();
+          const ms = performance.now() - begin;
+          await stop(client); // not timed
+          return { ms };
+        },
+      });
+      // Every sample is a new server process (~1 s on a busy machine): that is what is measured, not a sign of a slow contender.
+      // --quick skips the warm-up start: a start is mostly the server's own start-up, not client code to warm.
+      return { contenders: [contender('sdk'), contender('mcpwire')], plan: { slowSampleMs: Infinity, ...(quick ? { warmups: 0 } : {}) } };
+    },
+  },
+  {
+    id: 'e2e-sequential',
+    title: 'echo calls one after another: latency per call, p50 and p99',
+    baseline: 'sdk',
+    async prepare({ quick }): Promise<Prepared> {
+      const calls = quick ? 200 : 1_000;
+      const prepared = await pairOf(async (client) => {
+        const latencies: number[] = [];
+        for (let i = 0; i < calls; i++) {
+          const begin = performance.now();
+          await client.echo(`hello ${i}`);
+          latencies.push(performance.now() - begin);
+        }
+        return { 'ms p50': percentile(latencies, 50), 'ms p99': percentile(latencies, 99) };
+      });
+      return { ...prepared, notes: [`${calls} calls per sample`] };
+    },
+  },
+  {
+    id: 'e2e-concurrent16',
+    title: 'echo calls with 16 in flight: throughput and client CPU per call',
+    baseline: 'sdk',
+    async prepare({ quick }): Promise<Prepared> {
+      // Enough calls that a sample lasts a fair fraction of a second: shorter ones were at the mercy of the machine's other load.
+      const calls = quick ? 1_000 : 5_000;
+      const prepared = await pairOf(async (client) => {
+        let next = 0;
+        const worker = async () => {
+          while (next < calls) await client.echo(`hello ${next++}`);
+        };
+        const cpu = process.cpuUsage();
+        const begin = performance.now();
+        await Promise.all(Array.from({ length: 16 }, worker));
+        const seconds = (performance.now() - begin) / 1000;
+        const used = process.cpuUsage(cpu);
+        return { 'calls/s': calls / seconds, 'us CPU/call': (used.user + used.system) / calls };
+      });
+      return { ...prepared, notes: [`${calls} calls per sample; CPU = user + system of the client process only`] };
+    },
+  },
+];

@@ -1,0 +1,76 @@
+// SSE workloads (Streamable HTTP responses): many small `message` events in
+// 64 KiB reads, one event per read, and one 16 MiB event. Baseline: the
+// JSON.parse floor over the events' data, extracted beforehand.
+
+import { chunksOf, corpus, MIB, READ_64K, smallMessages, bigMessageText, type Corpus } from '../data.js';
+import { floorBytes, floorString } from '../framers.js';
+import { timed, type Contender, type Prepared, type Workload } from '../harness.js';
+import { bodyOf, mcpwireSse, sdkSse } from '../sse-readers.js';
+
+/** An SSE body as the SDK's server writes one: `event: message`, one `data:` line, a blank line. */
+interface SseCorpus {
+  /** The events' data, as the floors start from it. */
+  data: Corpus;
+  /** The body, one Buffer per event. */
+  events: Buffer[];
+  bytes: Buffer;
+}
+
+function sseCorpus(texts: string[]): SseCorpus {
+  const events = texts.map((t) => Buffer.from(`event: message\ndata: ${t}\n\n`));
+  return { data: corpus(texts), events, bytes: Buffer.concat(events) };
+}
+
+function contenders(sse: SseCorpus, reads: Buffer[], unit: string, perUnit: number, expected: number, repeats = 1): Contender[] {
+  const repeat = (run: () => number | Promise<number>) => async () => {
+    let n = 0;
+    for (let i = 0; i < repeats; i++) n += await run();
+    return n;
+  };
+  return [
+    timed('floor-string', unit, perUnit, expected, repeat(() => floorString(sse.data.texts))),
+    timed('floor-bytes', unit, perUnit, expected, repeat(() => floorBytes(sse.data.lines))),
+    timed('mcpwire', unit, perUnit, expected, repeat(() => mcpwireSse(bodyOf(reads)))),
+    timed('sdk', unit, perUnit, expected, repeat(() => sdkSse(bodyOf(reads), true))),
+    timed('sdk-novalidate', unit, perUnit, expected, repeat(() => sdkSse(bodyOf(reads), false))),
+  ];
+}
+
+function smallEvents(quick: boolean): SseCorpus {
+  return sseCorpus(smallMessages(quick ? 5_000 : 100_000).map((m) => JSON.stringify(m)));
+}
+
+export const sseWorkloads: Workload[] = [
+  {
+    id: 'sse-small-64k',
+    title: '100k small message events (150–300 B of data), 64 KiB reads',
+    baseline: 'floor-string',
+    async prepare({ quick }): Promise<Prepared> {
+      const sse = smallEvents(quick);
+      const n = sse.data.count;
+      // More rounds: cheap to sample, and its target is a tight ratio (see ndjson.ts).
+      return { contenders: contenders(sse, chunksOf(sse.bytes, READ_64K), 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
+    },
+  },
+  {
+    id: 'sse-per-event',
+    title: '100k small message events, one event per read (a server flushing each message)',
+    baseline: 'floor-string',
+    async prepare({ quick }): Promise<Prepared> {
+      const sse = smallEvents(quick);
+      const n = sse.data.count;
+      return { contenders: contenders(sse, sse.events, 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
+    },
+  },
+  {
+    id: 'sse-16mib',
+    title: 'one 16 MiB message event, 64 KiB reads',
+    baseline: 'floor-string',
+    async prepare({ quick }): Promise<Prepared> {
+      const sse = sseCorpus([bigMessageText(16 * MIB)]);
+      const repeats = quick ? 1 : 2;
+      // Native work dominates one big event (decoding, JSON.parse): --quick skips the warm-up.
+      return { contenders: contenders(sse, chunksOf(sse.bytes, READ_64K), 'ms/MiB', 16 * repeats, repeats, repeats), plan: quick ? { warmups: 0 } : {} };
+    },
+  },
+];
