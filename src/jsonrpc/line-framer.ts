@@ -157,7 +157,9 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       if (textDecoder && block && blockLen + length > block.length) flushBlockToText();
       if (block && blockLen + length > block.length) moveBlockToFragments();
       block ??= Buffer.allocUnsafe(BLOCK_BYTES);
-      blockLen += bytes.copy(block, blockLen, start, end);
+      // TypedArray#set skips Buffer#copy's argument checks, which cost as much as the copy at these sizes.
+      block.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), blockLen);
+      blockLen += length;
     } else {
       moveBlockToFragments();
       fragments.push(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
@@ -188,7 +190,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
     if (fragments.length === 0 && block && blockLen + newline <= block.length) {
       // Small messages: assemble in the block, decode in place, reuse the block.
-      bytes.copy(block, blockLen, 0, newline);
+      block.set(newline === bytes.length ? bytes : bytes.subarray(0, newline), blockLen);
       blockLen = 0;
       return parse(block.toString('utf8', 0, total));
     }
