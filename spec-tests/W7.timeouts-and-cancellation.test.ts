@@ -109,7 +109,7 @@ describe('W7 timeouts and cancellation', { timeout: 30_000 }, () => {
     await sleepMicrotasks();
     t.mock.timers.tick(1000);
     await assert.rejects(connecting, (e: unknown) => e instanceof TimeoutError && e.method === 'initialize');
-    assert.deepEqual(transport.cancelledIds(), []);
+    assert.deepEqual(transport.cancellations(), []);
     assert.deepEqual(transport.methods(), ['initialize']);
   });
 });

@@ -38,13 +38,25 @@ export function handshake(rest: Script = () => ({}), init: unknown = INIT_RESULT
  * next turn of the event loop like a real server.
  */
 export class ScriptedTransport implements Transport {
-  readonly server = 'scripted';
+  readonly server: string;
   readonly sent: WireMessage[] = [];
   handlers: TransportHandlers | undefined;
   ended = false;
+  closeCalls = 0;
+  /** What McpClient told the transport it negotiated. */
+  protocolVersionSet: string | undefined;
   private waiters: { match: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }[] = [];
 
-  constructor(private readonly script?: Script) {}
+  constructor(
+    private readonly script?: Script,
+    options: { server?: string } = {},
+  ) {
+    this.server = options.server ?? 'scripted';
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersionSet = version;
+  }
 
   start(handlers: TransportHandlers): Promise<void> {
     this.handlers = handlers;
@@ -67,6 +79,7 @@ export class ScriptedTransport implements Transport {
   }
 
   close(): Promise<void> {
+    this.closeCalls++;
     this.end({ reason: 'closed' });
     return Promise.resolve();
   }
@@ -93,7 +106,11 @@ export class ScriptedTransport implements Transport {
     return this.sent.filter((m) => m.method !== undefined).map((m) => m.method!);
   }
 
-  cancelledIds(): unknown[] {
+  requests(method: string): WireMessage[] {
+    return this.sent.filter((m) => m.method === method && m.id !== undefined);
+  }
+
+  cancellations(): unknown[] {
     return this.sent.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId);
   }
 }

@@ -5,67 +5,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ClosedError, ProtocolError, RpcError } from '../errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/message.js';
-import type { Transport, TransportEnd, TransportHandlers } from '../transport/transport.js';
+import { NO_ANSWER, ScriptedTransport, type WireMessage } from '../../spec-tests/helpers/scripted-transport.js';
+import type { TransportEnd } from '../transport/transport.js';
 import { McpClient, type McpClientOptions } from './client.js';
 
-type Sent = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+type Sent = WireMessage;
 /** Answers one request: a result, `{ error }` to answer with a JSON-RPC error, or `NO_ANSWER`. */
 type Script = (method: string, params: Record<string, unknown> | undefined, request: Sent) => unknown;
-const NO_ANSWER = Symbol('no answer');
 
 const INIT_RESULT = { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'scripted', version: '1.0.0' } };
 
-class ScriptedServer implements Transport {
-  readonly server = 'scripted';
-  readonly sent: Sent[] = [];
-  handlers: TransportHandlers | undefined;
-  ended = false;
-  protocolVersionSet: string | undefined;
-
-  constructor(private readonly script: Script) {}
-
-  start(handlers: TransportHandlers): Promise<void> {
-    this.handlers = handlers;
-    return Promise.resolve();
-  }
-
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.ended) return Promise.reject(new ClosedError({ server: this.server }, { reason: 'exited' }));
-    const m = JSON.parse(JSON.stringify(message)) as Sent;
-    this.sent.push(m);
-    if (m.method !== undefined && m.id !== undefined) {
-      const answer = this.script(m.method, m.params, m);
-      if (answer !== NO_ANSWER) {
-        const isError = typeof answer === 'object' && answer !== null && 'error' in answer && Object.keys(answer).length === 1;
-        // Answer asynchronously, as a real server would.
-        setImmediate(() => this.inject(isError ? { jsonrpc: '2.0', id: m.id, ...(answer as object) } : { jsonrpc: '2.0', id: m.id, result: answer }));
-      }
-    }
-    return Promise.resolve();
-  }
-
-  close(): Promise<void> {
-    this.end({ reason: 'closed' });
-    return Promise.resolve();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersionSet = version;
-  }
-
-  inject(value: unknown): void {
-    if (!this.ended) this.handlers!.onMessage(value);
-  }
-
-  end(end: TransportEnd): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.handlers!.onClose(end);
-  }
-
-  methods(): string[] {
-    return this.sent.filter((m) => m.method !== undefined).map((m) => m.method!);
+/** The shared scripted transport, driven by a script of (method, params, request). */
+class ScriptedServer extends ScriptedTransport {
+  constructor(script: Script) {
+    super((request) => script(request.method!, request.params, request));
   }
 }
 

@@ -6,69 +6,15 @@ import { getEventListeners } from 'node:events';
 import { describe, test } from 'node:test';
 import type { Diagnostic } from '../diagnostics.js';
 import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError } from '../errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/message.js';
-import type { Transport, TransportEnd, TransportHandlers } from '../transport/transport.js';
+import { ScriptedTransport } from '../../spec-tests/helpers/scripted-transport.js';
+import type { TransportEnd } from '../transport/transport.js';
 import { Connection, type ConnectionOptions, type RequestHandler } from './connection.js';
 
-type Sent = JsonRpcMessage & { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string; data?: unknown } };
-
-/** Records what is sent (as it would cross the wire: JSON round trip) and lets the test inject what arrives. */
-class ScriptedTransport implements Transport {
-  readonly server = 'fake';
-  readonly sent: Sent[] = [];
-  handlers: TransportHandlers | undefined;
-  ended = false;
-  closeCalls = 0;
-  private waiters: { match: (m: Sent) => boolean; resolve: (m: Sent) => void }[] = [];
-
-  start(handlers: TransportHandlers): Promise<void> {
-    this.handlers = handlers;
-    return Promise.resolve();
-  }
-
-  send(message: JsonRpcMessage): Promise<void> {
-    if (this.ended) return Promise.reject(new ClosedError({ server: this.server }, { reason: 'exited' }));
-    const copy = JSON.parse(JSON.stringify(message)) as Sent;
-    this.sent.push(copy);
-    this.waiters = this.waiters.filter((w) => (w.match(copy) ? (w.resolve(copy), false) : true));
-    return Promise.resolve();
-  }
-
-  close(): Promise<void> {
-    this.closeCalls++;
-    this.end({ reason: 'closed' });
-    return Promise.resolve();
-  }
-
-  /** The server sends a value (a message, a batch, or garbage). */
-  inject(value: unknown): void {
-    this.handlers!.onMessage(value);
-  }
-
-  end(end: TransportEnd): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.handlers!.onClose(end);
-  }
-
-  /** Resolves with the first message (already sent or still to come) that matches. */
-  next(match: (m: Sent) => boolean): Promise<Sent> {
-    const found = this.sent.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.waiters.push({ match, resolve }));
-  }
-
-  requests(method: string): Sent[] {
-    return this.sent.filter((m) => m.method === method && m.id !== undefined);
-  }
-
-  cancellations(): unknown[] {
-    return this.sent.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId);
-  }
-}
+/** The shared in-memory transport: records what is sent (JSON round trip), lets the test inject what arrives. */
+const newTransport = () => new ScriptedTransport(undefined, { server: 'fake' });
 
 async function open(options: ConnectionOptions = {}) {
-  const transport = new ScriptedTransport();
+  const transport = newTransport();
   const diagnostics: Diagnostic[] = [];
   const connection = new Connection(transport, { onDiagnostic: (d) => diagnostics.push(d), ...options });
   await connection.open();
@@ -581,7 +527,7 @@ describe('Connection: the end of the transport (W8)', () => {
   });
 
   test('requests before open reject with a not-connected ClosedError', async () => {
-    const connection = new Connection(new ScriptedTransport());
+    const connection = new Connection(newTransport());
     await assert.rejects(connection.request('ping'), (e: unknown) => e instanceof ClosedError && e.reason === 'not-connected');
   });
 
