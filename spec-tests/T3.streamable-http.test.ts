@@ -11,8 +11,6 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
 import {
   AuthError,
   ClosedError,
@@ -24,6 +22,7 @@ import {
   type StreamableHttpTransportOptions,
 } from '../src/index.js';
 import type { JsonObject } from '../src/client/results.js';
+import { peakGrowth } from './helpers/memory.js';
 import { FIXTURE_PROTOCOL_VERSION, responseTo, startHttpFixture, until, within, type HttpFixture, type HttpFixtureOptions } from './helpers/http-fixture.js';
 
 const SERVER = 't3-fixture';
@@ -505,29 +504,3 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
   });
 });
 
-// --- memory sampling (W2) ------------------------------------------------------------------
-
-// A collection before the baseline makes the growth figure mean something
-// (node --test gives no --expose-gc; this is the documented v8 way around it).
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Samples process.memoryUsage() every 5 ms while `work` runs; the peak growth over the baseline. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ growth: { js: number; rss: number }; result: PromiseSettledResult<T> }> {
-  gc();
-  const base = process.memoryUsage();
-  const peak = { js: 0, rss: 0 };
-  const sample = () => {
-    const now = process.memoryUsage();
-    peak.js = Math.max(peak.js, now.heapUsed + now.external - (base.heapUsed + base.external));
-    peak.rss = Math.max(peak.rss, now.rss - base.rss);
-  };
-  const timer = setInterval(sample, 5);
-  try {
-    const [result] = await Promise.allSettled([work()]);
-    sample();
-    return { growth: peak, result: result! };
-  } finally {
-    clearInterval(timer);
-  }
-}

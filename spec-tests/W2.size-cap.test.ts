@@ -9,45 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   MessageTooLargeError,
 } from '../src/index.js';
 import { startedPids, waitGone, start } from './helpers/fault-harness.js';
+import { peakGrowth } from './helpers/memory.js';
 
 const MiB = 1024 * 1024;
-
-// A collection before the baseline makes the growth figure mean something
-// (node --test gives no --expose-gc; this is the documented v8 way around it).
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-interface Growth {
-  rss: number;
-  arrayBuffers: number;
-}
-
-/** Samples process.memoryUsage() every 10 ms while `work` runs; the peak growth over the baseline. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ growth: Growth; result: PromiseSettledResult<T> }> {
-  gc();
-  const base = process.memoryUsage();
-  const peak: Growth = { rss: 0, arrayBuffers: 0 };
-  const sample = () => {
-    const now = process.memoryUsage();
-    peak.rss = Math.max(peak.rss, now.rss - base.rss);
-    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers - base.arrayBuffers);
-  };
-  const timer = setInterval(sample, 10);
-  try {
-    const [result] = await Promise.allSettled([work()]);
-    sample();
-    return { growth: peak, result: result! };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 async function hugeLine(t: TestContext, maxMessageBytes: number | undefined): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpwire-w2-'));
@@ -57,7 +26,7 @@ async function hugeLine(t: TestContext, maxMessageBytes: number | undefined): Pr
   const limit = maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   assert.equal((await client.callTool('echo', { text: 'before' })).content[0]?.text, 'before');
 
-  const { growth, result } = await peakGrowth(() => client.callTool('huge', { mib: 100 }, { timeoutMs: 20_000 }));
+  const { growth, result } = await peakGrowth(() => client.callTool('huge', { mib: 100 }, { timeoutMs: 20_000 }), 10);
   t.diagnostic(
     `cap ${limit / MiB} MiB: peak growth rss ${(growth.rss / MiB).toFixed(1)} MiB, arrayBuffers ${(growth.arrayBuffers / MiB).toFixed(1)} MiB`,
   );
