@@ -7,13 +7,14 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runFile, type CaseResult } from '../src/conformance/runner.js';
 import { SERVER_SIDES } from '../src/conformance/server-sides.js';
+import { collectTranscriptFiles } from '../src/conformance/discover.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED_DIR = fileURLToPath(new URL('../../shared/conformance/transcripts/', import.meta.url));
@@ -27,14 +28,6 @@ type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
  * hundreds of ms, far longer than the scheduling noise of eight neighbours.
  */
 const CASE_CONCURRENCY = 8;
-
-function transcripts(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(dir, name));
-}
 
 /** Whether a transcript file has an s2c raw or rawBase64 line: read here independently of the runner's own check. */
 function usesRawBytes(file: string): boolean {
@@ -61,8 +54,9 @@ async function assertReplays(file: string, transport: HttpTransport): Promise<vo
   }
 }
 
-const sharedFiles = transcripts(SHARED_DIR);
-const ownFiles = transcripts(OWN_DIR);
+// The CLI's own discovery (a directory stands for its *.jsonl files, sorted).
+const sharedFiles = await collectTranscriptFiles([SHARED_DIR]);
+const ownFiles = await collectTranscriptFiles([OWN_DIR]);
 
 test(`all ${SHARED_CASE_COUNT} shared worked examples are there, and most can go over HTTP`, () => {
   assert.equal(sharedFiles.length, SHARED_CASE_COUNT, `expected ${SHARED_CASE_COUNT} transcripts in ${SHARED_DIR}`);

@@ -5,12 +5,13 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runFile } from '../src/conformance/runner.js';
+import { collectTranscriptFiles } from '../src/conformance/discover.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The shared worked examples sit beside the repository: <repo>/../shared/conformance/transcripts. */
@@ -24,21 +25,14 @@ const SHARED_CASE_COUNT = 30;
  */
 const CASE_CONCURRENCY = 4;
 
-function transcripts(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
 async function assertPasses(file: string): Promise<void> {
   const result = await runFile(file);
   assert.equal(result.status, 'pass', `FAIL ${result.name}: ${result.detail}\n  trace:\n    ${result.trace.join('\n    ')}`);
 }
 
-const sharedFiles = transcripts(SHARED_DIR);
-const ownFiles = transcripts(OWN_DIR);
+// The CLI's own discovery (a directory stands for its *.jsonl files, sorted).
+const sharedFiles = await collectTranscriptFiles([SHARED_DIR]);
+const ownFiles = await collectTranscriptFiles([OWN_DIR]);
 
 describe('shared worked examples (../shared/conformance/transcripts)', { concurrency: CASE_CONCURRENCY }, () => {
   test(`all ${SHARED_CASE_COUNT} are there`, () => {
