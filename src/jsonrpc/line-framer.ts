@@ -137,19 +137,16 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
   }
 
-  /** Holds bytes[start, end) as the (start of the) incomplete line. False when that breaks the cap. */
-  function hold(bytes: Buffer, start: number, end: number): boolean {
+  /** Holds bytes[start, end) as the (start of the) incomplete line, or overflows when that breaks the cap. */
+  function hold(bytes: Buffer, start: number, end: number): void {
     const length = end - start;
     lastHeldByte = bytes[end - 1]!;
-    if (overCap(heldBytes() + length, lastHeldByte)) {
-      overflow();
-      return false;
-    }
+    if (overCap(heldBytes() + length, lastHeldByte)) return overflow();
     if (textDecoder && length >= COPY_BELOW_BYTES) {
       flushBlockToText();
       heldText += textDecoder.write(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
       textBytes += length;
-      return true;
+      return;
     }
     if (length < COPY_BELOW_BYTES) {
       // Small pieces are batched in the block in text mode too: a rope of
@@ -166,7 +163,6 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       fragmentBytes += length;
     }
     if (!textDecoder && fragmentBytes > DECODE_AS_IT_COMES_BYTES) decodeHeldSoFar();
-    return true;
   }
 
   /** Text mode: decodes what the block holds onto the held text; the block is reused. */
