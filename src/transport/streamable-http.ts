@@ -179,6 +179,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const { request, answer } = this.internalInitialize();
       try {
         await this.post(request, false);
+        // post() returns once the answer has been delivered (JSON body or SSE stream), so `answer`
+        // is settled by now; the race only keeps a server that answered nothing from hanging us.
         const result = await Promise.race([answer, sleep(0).then(() => undefined)]);
         if (!result || !('result' in result)) {
           throw new ClosedError(this.site(), { reason: 'transport', cause: new Error('the session expired and the new initialize was not answered with a result') });
