@@ -1,5 +1,4 @@
-// Server-Sent Events decoding for both HTTP transports: bytes → UTF-8 (a
-// character split across reads is held by the streaming TextDecoder) →
+// Server-Sent Events decoding for both HTTP transports: bytes → UTF-8 →
 // eventsource-parser, with a cap on how much one event may buffer. The only
 // module that imports eventsource-parser.
 
@@ -37,13 +36,13 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventChars: n
     },
     maxBufferSize: maxEventChars,
   });
-  const decoder = new TextDecoder();
+  const decode = utf8ChunkDecoder();
   const reader = body.getReader();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(decode(value));
       if (tooLarge) {
         await reader.cancel().catch(() => {});
         return 'too-large';
@@ -53,10 +52,36 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventChars: n
         return 'ended';
       }
     }
-    const rest = decoder.decode();
+    const rest = decode(undefined);
     if (rest) parser.feed(rest);
     return 'ended';
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * Decodes a byte stream chunk by chunk; `undefined` flushes. A streaming
+ * TextDecoder is needed only while a character is split across reads, and
+ * it costs about three times a one-shot decode per call (measured on Node 20
+ * and 22 with 200-byte reads), which is what a server flushing one event
+ * per write hands us. So a chunk that starts with nothing held is decoded
+ * one-shot when its last byte is ASCII — then no character can be cut in
+ * two — and everything else goes through the streaming decoder, which holds
+ * the partial character until its last ASCII byte is behind it again.
+ * Neither decoder strips a BOM: eventsource-parser strips the one at the
+ * stream's start, and a U+FEFF anywhere else is data.
+ */
+function utf8ChunkDecoder(): (chunk: Uint8Array | undefined) => string {
+  const whole = new TextDecoder('utf-8', { ignoreBOM: true });
+  const streaming = new TextDecoder('utf-8', { ignoreBOM: true });
+  let holding = false;
+  return (chunk) => {
+    if (chunk === undefined) return holding ? streaming.decode() : '';
+    if (chunk.length === 0) return '';
+    const endsOnAscii = chunk[chunk.length - 1]! < 0x80;
+    if (!holding && endsOnAscii) return whole.decode(chunk);
+    holding = !endsOnAscii;
+    return streaming.decode(chunk, { stream: !endsOnAscii || undefined });
+  };
 }
