@@ -12,6 +12,7 @@ import { excerpt } from '../diagnostics.js';
 import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
+import { TickWriter } from './tick-writer.js';
 import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
 
 export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
@@ -58,11 +59,7 @@ export class StdioTransport implements Transport {
   private exited = false;
   private exitWaiters: (() => void)[] = [];
   private closePromise: Promise<void> | undefined;
-  private corked = false;
-  private readonly uncork = () => {
-    this.corked = false;
-    this.child?.stdin?.uncork();
-  };
+  private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
 
   constructor(private readonly options: StdioTransportOptions) {
     this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
@@ -169,24 +166,26 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JsonRpcMessage): Promise<void> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    return this.writer.push(encodeLine(message));
+  }
+
+  /** Why nothing can be written to the server now, or undefined when it can. */
+  private refusal(): ClosedError | undefined {
     const stdin = this.child?.stdin;
-    if (this.ended || !stdin || stdin.destroyed || stdin.writableEnded) {
-      // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
-      const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
-      return Promise.reject(new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrTail.text() }));
-    }
-    // Messages sent in the same tick (16 calls released by one read of
-    // answers) leave in one writev instead of one write syscall each.
-    if (!this.corked) {
-      this.corked = true;
-      stdin.cork();
-      process.nextTick(this.uncork);
-    }
-    return new Promise<void>((resolve, reject) => {
-      stdin.write(encodeLine(message), (error) => {
-        if (error) reject(new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrTail.text() }));
-        else resolve();
-      });
+    if (!this.ended && stdin && !stdin.destroyed && !stdin.writableEnded) return undefined;
+    // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
+    const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
+    return new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrTail.text() });
+  }
+
+  /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
+  private writeStdin(text: string, done: (error?: Error | null) => void): void {
+    const refused = this.refusal();
+    if (refused) return done(refused);
+    this.child!.stdin!.write(text, (error) => {
+      done(error ? new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrTail.text() }) : null);
     });
   }
 
@@ -238,6 +237,7 @@ export class StdioTransport implements Transport {
     if (!child || this.exited) return;
     const step = this.options.shutdownStepMs ?? DEFAULT_SHUTDOWN_STEP_MS;
     if (gentle) {
+      this.writer.flush(); // lines accepted this tick go out before the end of input
       child.stdin?.end();
       if (await this.waitForExit(step)) return;
     }
