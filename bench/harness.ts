@@ -67,6 +67,15 @@ export interface Plan {
    */
   slowSampleMs: number;
   slowRounds: number;
+  /**
+   * Force a full GC before each sample (default true): one contender's
+   * garbage is then not collected on the next one's clock. Off for the
+   * long-lived end-to-end pairs, where it distorts what it should protect:
+   * measured with 16 calls in flight against server-everything, a gc()
+   * before each 5000-call sample doubled the steady-state CPU per call of
+   * both clients (mcpwire ~10-15 -> 26-28 us, SDK ~20-24 -> 42-46 us).
+   */
+  collectGarbage: boolean;
 }
 
 export interface Workload {
@@ -126,7 +135,7 @@ export async function runRounds(contenders: readonly Contender[], plan: Plan, lo
       const contender = contenders[(k + round) % contenders.length]!;
       const taken = samples.get(contender.id)!;
       if (slow.has(contender.id) && taken.length >= plan.slowRounds) continue;
-      collectGarbage();
+      if (plan.collectGarbage) collectGarbage();
       const start = performance.now();
       const metrics = await contender.sample();
       const elapsed = performance.now() - start;

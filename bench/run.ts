@@ -25,7 +25,7 @@ import { sseWorkloads } from './workloads/sse.js';
 const ALL: Workload[] = [...ndjsonWorkloads, ...sseWorkloads, ...encodeWorkloads, ...e2eWorkloads, ...memoryWorkloads];
 
 /** Full: one warm-up round and five measured ones keep the whole run near 6 minutes on 2 busy cores (budget: 10). */
-const FULL: Plan = { rounds: 5, warmups: 1, slowSampleMs: 1_500, slowRounds: 3 };
+const FULL: Plan = { rounds: 5, warmups: 1, slowSampleMs: 1_500, slowRounds: 3, collectGarbage: true };
 /**
  * --quick: smaller counts, three rounds, and anything slower than half a
  * second per sample is sampled once, so the whole run stays under a minute
@@ -33,7 +33,7 @@ const FULL: Plan = { rounds: 5, warmups: 1, slowSampleMs: 1_500, slowRounds: 3 }
  * per-event paths read several times slower); workloads dominated by native
  * work or process start-up drop it themselves.
  */
-const QUICK: Plan = { rounds: 3, warmups: 1, slowSampleMs: 500, slowRounds: 1 };
+const QUICK: Plan = { rounds: 3, warmups: 1, slowSampleMs: 500, slowRounds: 1, collectGarbage: true };
 
 const USAGE = 'usage: bench/run.ts [--quick] [--json] [--only NAME]... [--write]\n';
 

@@ -7,6 +7,7 @@
 // idle client and its idle server cost nothing meanwhile, and phases are
 // interleaved round by round, so drift in the machine's load hits both.
 
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -97,17 +98,57 @@ async function stop(client: E2eClient): Promise<void> {
   }
 }
 
+/** `calls` echo calls with 16 in flight. */
+async function concurrentCalls(client: E2eClient, calls: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < calls) await client.echo(`hello ${next++}`);
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+/**
+ * Calls each client makes (16 in flight) before the first round. A host
+ * keeps its connections for hours; what it pays per call is the steady
+ * state, and it takes both sides tens of thousands of calls to get there:
+ * measured here, CPU per call fell from ~60 to ~12 us (mcpwire) and from
+ * ~110 to ~25 us (SDK) over the first 30k calls, the server's own cost per
+ * call from ~120 to ~30 us. One warm-up round of a few thousand calls
+ * measured mostly the JIT. Both clients and both servers get the same.
+ */
+function warmUpCalls(quick: boolean): number {
+  return quick ? 5_000 : 30_000;
+}
+
+/**
+ * CPU time (user + system, us) a process has used so far, from
+ * /proc/<pid>/stat; undefined where there is no /proc. Tells whether the
+ * server, not the client, is what limits throughput.
+ */
+function processCpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the ")" that ends the command name: utime is the 12th, stime the 13th, in clock ticks (100 per second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Two long-lived clients, started at prepare and stopped at dispose, one contender each. */
-async function pairOf(sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
+async function pairOf(quick: boolean, sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
   const clients = { mcpwire: await start('mcpwire'), sdk: await start('sdk') };
   // The SDK caches the tools' output schemas from tools/list; each client discovers once, as a host would.
   await clients.mcpwire.listTools();
   await clients.sdk.listTools();
+  for (const client of [clients.sdk, clients.mcpwire]) await concurrentCalls(client, warmUpCalls(quick));
   const contender = (id: ClientId): Contender => ({ id, sample: () => sample(clients[id]) });
   return {
     contenders: [contender('sdk'), contender('mcpwire')],
     // A sample lasts as long as its calls do; the slow-contender rule is for quadratic parsers, not for this.
-    plan: { slowSampleMs: Infinity },
+    // No forced GC between samples: see Plan.collectGarbage.
+    plan: { slowSampleMs: Infinity, collectGarbage: false },
     dispose: async () => {
       await Promise.all([stop(clients.mcpwire), stop(clients.sdk)]);
     },
@@ -142,7 +183,7 @@ export const e2eWorkloads: Workload[] = [
     baseline: 'sdk',
     async prepare({ quick }): Promise<Prepared> {
       const calls = quick ? 200 : 1_000;
-      const prepared = await pairOf(async (client) => {
+      const prepared = await pairOf(quick, async (client) => {
         const latencies: number[] = [];
         for (let i = 0; i < calls; i++) {
           const begin = performance.now();
@@ -151,7 +192,7 @@ export const e2eWorkloads: Workload[] = [
         }
         return { 'ms p50': percentile(latencies, 50), 'ms p99': percentile(latencies, 99) };
       });
-      return { ...prepared, notes: [`${calls} calls per sample`] };
+      return { ...prepared, notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client`] };
     },
   },
   {
@@ -161,19 +202,20 @@ export const e2eWorkloads: Workload[] = [
     async prepare({ quick }): Promise<Prepared> {
       // Enough calls that a sample lasts a fair fraction of a second: shorter ones were at the mercy of the machine's other load.
       const calls = quick ? 1_000 : 5_000;
-      const prepared = await pairOf(async (client) => {
-        let next = 0;
-        const worker = async () => {
-          while (next < calls) await client.echo(`hello ${next++}`);
-        };
+      const prepared = await pairOf(quick, async (client) => {
+        const serverBefore = processCpuUs(client.pid);
         const cpu = process.cpuUsage();
         const begin = performance.now();
-        await Promise.all(Array.from({ length: 16 }, worker));
+        await concurrentCalls(client, calls);
         const seconds = (performance.now() - begin) / 1000;
         const used = process.cpuUsage(cpu);
-        return { 'calls/s': calls / seconds, 'us CPU/call': (used.user + used.system) / calls };
+        const serverAfter = processCpuUs(client.pid);
+        const metrics: Metrics = { 'calls/s': calls / seconds, 'us CPU/call': (used.user + used.system) / calls };
+        // The server's share: same echo work for both clients; at ~1 s of server CPU per second the server is the bottleneck.
+        if (serverBefore !== undefined && serverAfter !== undefined) metrics['us server CPU/call'] = (serverAfter - serverBefore) / calls;
+        return metrics;
       });
-      return { ...prepared, notes: [`${calls} calls per sample; CPU = user + system of the client process only`] };
+      return { ...prepared, notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; CPU = user + system of the client process only; server CPU from /proc, 10 ms ticks`] };
     },
   },
 ];
