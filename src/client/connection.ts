@@ -17,6 +17,7 @@ import {
   type JsonRpcResponse,
 } from '../jsonrpc/message.js';
 import type { Transport, TransportEnd } from '../transport/transport.js';
+import { DeadlineQueue, type Deadline } from './deadlines.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -69,7 +70,7 @@ interface Pending {
   method: string;
   resolve(result: unknown): void;
   reject(error: unknown): void;
-  timer: NodeJS.Timeout | undefined;
+  deadline: Deadline | undefined;
   timeoutMs: number;
   startedAt: number;
   options: RequestOptions;
@@ -82,6 +83,8 @@ export class Connection {
   state: ConnectionState = 'idle';
   private nextId = 0;
   private pending = new Map<JsonRpcId, Pending>();
+  /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
+  private readonly deadlines = new DeadlineQueue();
   private abandoned = new Set<JsonRpcId>();
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly serverRequests = new Map<JsonRpcId, AbortController>();
@@ -143,8 +146,8 @@ export class Connection {
 
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-      const entry: Pending = { method, resolve, reject, timer: undefined, timeoutMs, startedAt: Date.now(), options, removeAbortListener: undefined };
-      entry.timer = setTimeout(() => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)), timeoutMs);
+      const entry: Pending = { method, resolve, reject, deadline: undefined, timeoutMs, startedAt: Date.now(), options, removeAbortListener: undefined };
+      entry.deadline = this.deadlines.schedule(timeoutMs, () => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)));
       if (signal) {
         const onAbort = () => this.abandon(id, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -184,7 +187,7 @@ export class Connection {
 
   private settle(id: JsonRpcId, entry: Pending): Pending {
     this.pending.delete(id);
-    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.deadline) this.deadlines.cancel(entry.deadline);
     entry.removeAbortListener?.();
     return entry;
   }
@@ -211,13 +214,13 @@ export class Connection {
     if (!entry || typeof params.progress !== 'number') return;
     const { onProgress, resetTimeoutOnProgress, maxTotalTimeoutMs = DEFAULT_MAX_TOTAL_TIMEOUT_MS } = entry.options;
     if (resetTimeoutOnProgress) {
-      clearTimeout(entry.timer);
+      if (entry.deadline) this.deadlines.cancel(entry.deadline);
       const left = maxTotalTimeoutMs - (Date.now() - entry.startedAt);
       const site = { server: this.server, method: entry.method };
       const error = left <= entry.timeoutMs
         ? new TimeoutError(site, maxTotalTimeoutMs, ' in total (the overall cap, although the server kept reporting progress)')
         : new TimeoutError(site, entry.timeoutMs, ' since its last progress report');
-      entry.timer = setTimeout(() => this.abandon(token, error), Math.max(0, Math.min(left, entry.timeoutMs)));
+      entry.deadline = this.deadlines.schedule(Math.min(left, entry.timeoutMs), () => this.abandon(token, error));
     }
     if (onProgress) {
       const update: ProgressUpdate = { progress: params.progress };

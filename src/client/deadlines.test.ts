@@ -1,0 +1,126 @@
+// DeadlineQueue: the request timeouts behind W7. Real timers, short
+// durations; every check is about order and about never firing early or
+// not at all, not about how late a busy machine makes a timer.
+
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import { DeadlineQueue } from './deadlines.js';
+
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+}
+
+test('deadlines of different durations fire in deadline order, never before they are due', async () => {
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  const early: string[] = [];
+  const at = (name: string, ms: number) => {
+    const deadline = queue.schedule(ms, () => {
+      fired.push(name);
+      if (Date.now() < deadline.at - 1) early.push(name);
+    });
+  };
+  at('a', 60);
+  at('b', 20);
+  at('c', 40);
+  at('d', 20);
+  await sleep(120);
+  assert.deepEqual(fired, ['b', 'd', 'c', 'a']);
+  assert.deepEqual(early, []);
+  assert.equal(queue.size, 0);
+});
+
+test('a cancelled deadline never fires; cancelling twice or after it fired changes nothing', async () => {
+  const queue = new DeadlineQueue();
+  const fired: number[] = [];
+  const deadlines = [0, 1, 2, 3, 4].map((n) => queue.schedule(20, () => fired.push(n)));
+  queue.cancel(deadlines[0]!); // the head: the timer must still come for the next one
+  queue.cancel(deadlines[3]!);
+  queue.cancel(deadlines[3]!);
+  assert.equal(queue.size, 3);
+  await sleep(60);
+  assert.deepEqual(fired, [1, 2, 4]);
+  queue.cancel(deadlines[1]!);
+  assert.equal(queue.size, 0);
+});
+
+test('when the oldest deadline is cancelled, the next one fires at its own time, not at the old one', async () => {
+  const queue = new DeadlineQueue();
+  const first = queue.schedule(30, () => assert.fail('cancelled'));
+  await sleep(15);
+  let firedAt = 0;
+  const second = queue.schedule(30, () => (firedAt = Date.now()));
+  queue.cancel(first);
+  await sleep(80);
+  assert.ok(firedAt > 0, 'the second deadline fired');
+  assert.ok(firedAt >= second.at - 1, `fired ${(second.at - firedAt).toFixed(1)} ms early`);
+});
+
+test('memory stays bounded by the live deadlines while cancelled ones pile up behind a slow one', () => {
+  const queue = new DeadlineQueue();
+  const slow = queue.schedule(60_000, () => {});
+  // 100k requests answered quickly, out of order in groups of 16, one slow request at the head.
+  for (let round = 0; round < 100_000 / 16; round++) {
+    const group = Array.from({ length: 16 }, () => queue.schedule(60_000, () => {}));
+    for (const deadline of group.reverse()) queue.cancel(deadline);
+  }
+  assert.equal(queue.size, 1);
+  assert.ok(queue.held < 2_100, `holds ${queue.held} entries for 1 live deadline`);
+  queue.cancel(slow);
+  assert.equal(queue.held, 0);
+});
+
+test('no timer is left once nothing is pending, so the process can exit', async () => {
+  const before = activeTimers();
+  const queue = new DeadlineQueue();
+  const deadlines = [queue.schedule(5_000, () => {}), queue.schedule(5_000, () => {}), queue.schedule(7_000, () => {})];
+  assert.equal(activeTimers(), before + 2, 'one timer per duration');
+  for (const deadline of deadlines) queue.cancel(deadline);
+  assert.equal(activeTimers(), before);
+  // And after the last one fires.
+  queue.schedule(5, () => {});
+  await sleep(40);
+  assert.equal(activeTimers(), before);
+});
+
+test('a callback may cancel and schedule deadlines of its own duration', async () => {
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  const later = queue.schedule(20, () => fired.push('later'));
+  queue.schedule(10, () => {
+    fired.push('first');
+    queue.cancel(later);
+    queue.schedule(10, () => fired.push('rescheduled'));
+  });
+  queue.schedule(10, () => fired.push('second'));
+  await sleep(80);
+  assert.deepEqual(fired, ['first', 'second', 'rescheduled']);
+  assert.equal(queue.size, 0);
+});
+
+test('a deadline too far for a Node timer waits instead of firing at once', async () => {
+  const queue = new DeadlineQueue();
+  let fired = false;
+  const far = queue.schedule(Infinity, () => (fired = true));
+  const tooLong = queue.schedule(2 ** 32, () => (fired = true));
+  await sleep(30);
+  assert.equal(fired, false);
+  queue.cancel(far);
+  queue.cancel(tooLong);
+  assert.equal(queue.size, 0);
+});
+
+test('a wall clock stepped back an hour does not hold deadlines back', async (t) => {
+  // Only Date is mocked: the Node timers underneath keep real, monotonic time.
+  t.mock.timers.enable({ apis: ['Date'], now: 10_000_000 });
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  queue.schedule(20, () => fired.push('a'));
+  queue.schedule(20, () => fired.push('b'));
+  t.mock.timers.setTime(10_000_000 - 3_600_000);
+  queue.schedule(20, () => fired.push('c'));
+  await sleep(200);
+  assert.deepEqual(fired, ['a', 'b', 'c']);
+  assert.equal(queue.size, 0);
+});
