@@ -26,6 +26,7 @@ export const WORKLOADS = [
   'e2e-startup',
   'e2e-sequential',
   'e2e-concurrent16',
+  'e2e-concurrent16-echo',
   'memory-16mib',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];

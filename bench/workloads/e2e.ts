@@ -1,6 +1,9 @@
 // End to end over stdio: mcpwire's McpClient vs the official SDK's Client,
 // each against its own @modelcontextprotocol/server-everything process,
-// calling its `echo` tool. Baseline: the SDK client.
+// calling its `echo` tool. Baseline: the SDK client. One more workload puts
+// both clients in front of a minimal echo server (bench/fixtures), which
+// costs a fraction of a client per call: there the clients, not the server,
+// set the pace.
 //
 // CPU is attributed per client by running one client's phase at a time
 // (never both at once) and taking process.cpuUsage() deltas around it: the
@@ -17,13 +20,16 @@ import { StdioTransport } from '../../src/transport/stdio.js';
 import { percentile, type Contender, type Metrics, type Prepared, type Workload } from '../harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /**
- * The server runs on this very Node (20): under `npm run`, a bare `node` on
+ * The servers run on this very Node (20): under `npm run`, a bare `node` on
  * PATH is node_modules/.bin/node, a Node 22 devDependency, and the two
  * clients must face identical servers anyway.
  */
-const SERVER_ARGV = [process.execPath, SERVER, 'stdio'];
+const SERVERS = {
+  everything: [process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  echo: [process.execPath, path.join(ROOT, 'bench/fixtures/echo-server.mjs')],
+} as const;
+type ServerName = keyof typeof SERVERS;
 
 /** What the workloads need from either client. */
 interface E2eClient {
@@ -48,8 +54,8 @@ process.on('exit', () => {
 });
 
 /** Spawns a server and completes the handshake (what connectStdio() does, with the transport kept to learn its pid). */
-async function startMcpwire(): Promise<E2eClient> {
-  const transport = new StdioTransport({ command: SERVER_ARGV, server: 'everything' });
+async function startMcpwire(server: ServerName): Promise<E2eClient> {
+  const transport = new StdioTransport({ command: SERVERS[server], server });
   const client = new McpClient(transport);
   await client.connect();
   return {
@@ -60,8 +66,8 @@ async function startMcpwire(): Promise<E2eClient> {
   };
 }
 
-async function startSdk(): Promise<E2eClient> {
-  const [command, ...args] = SERVER_ARGV as [string, ...string[]];
+async function startSdk(server: ServerName): Promise<E2eClient> {
+  const [command, ...args] = SERVERS[server];
   // stderr piped and drained, as mcpwire always does with a server's stderr (the SDK's default would inherit it).
   // The same environment as mcpwire gives its server (the whole host environment, SPEC T1): by default the
   // SDK passes only a few variables, and the server measurably starts slower (~15%) with the full set, which
@@ -78,8 +84,8 @@ async function startSdk(): Promise<E2eClient> {
   };
 }
 
-async function start(id: ClientId): Promise<E2eClient> {
-  const client = id === 'mcpwire' ? await startMcpwire() : await startSdk();
+async function start(id: ClientId, server: ServerName = 'everything'): Promise<E2eClient> {
+  const client = id === 'mcpwire' ? await startMcpwire(server) : await startSdk(server);
   if (client.pid !== undefined) live.add(client.pid);
   return client;
 }
@@ -137,8 +143,8 @@ function processCpuUs(pid: number | undefined): number | undefined {
 }
 
 /** Two long-lived clients, started at prepare and stopped at dispose, one contender each. */
-async function pairOf(quick: boolean, sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
-  const clients = { mcpwire: await start('mcpwire'), sdk: await start('sdk') };
+async function pairOf(quick: boolean, server: ServerName, sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
+  const clients = { mcpwire: await start('mcpwire', server), sdk: await start('sdk', server) };
   // The SDK caches the tools' output schemas from tools/list; each client discovers once, as a host would.
   await clients.mcpwire.listTools();
   await clients.sdk.listTools();
@@ -152,6 +158,29 @@ async function pairOf(quick: boolean, sample: (client: E2eClient) => Promise<Met
     dispose: async () => {
       await Promise.all([stop(clients.mcpwire), stop(clients.sdk)]);
     },
+  };
+}
+
+/** Echo calls with 16 in flight: calls/s, the client's CPU per call, and the server's. */
+async function concurrent16(quick: boolean, server: ServerName): Promise<Prepared> {
+  // Enough calls that a sample lasts a fair fraction of a second: shorter ones were at the mercy of the machine's other load.
+  const calls = quick ? 1_000 : 5_000;
+  const prepared = await pairOf(quick, server, async (client) => {
+    const serverBefore = processCpuUs(client.pid);
+    const cpu = process.cpuUsage();
+    const begin = performance.now();
+    await concurrentCalls(client, calls);
+    const seconds = (performance.now() - begin) / 1000;
+    const used = process.cpuUsage(cpu);
+    const serverAfter = processCpuUs(client.pid);
+    const metrics: Metrics = { 'calls/s': calls / seconds, 'us CPU/call': (used.user + used.system) / calls };
+    // The server's share: the same echo work for both clients; at ~1 s of server CPU per second the server is the bottleneck.
+    if (serverBefore !== undefined && serverAfter !== undefined) metrics['us server CPU/call'] = (serverAfter - serverBefore) / calls;
+    return metrics;
+  });
+  return {
+    ...prepared,
+    notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; CPU = user + system of the client process only; server CPU from /proc, 10 ms ticks`],
   };
 }
 
@@ -183,7 +212,7 @@ export const e2eWorkloads: Workload[] = [
     baseline: 'sdk',
     async prepare({ quick }): Promise<Prepared> {
       const calls = quick ? 200 : 1_000;
-      const prepared = await pairOf(quick, async (client) => {
+      const prepared = await pairOf(quick, 'everything', async (client) => {
         const latencies: number[] = [];
         for (let i = 0; i < calls; i++) {
           const begin = performance.now();
@@ -199,23 +228,12 @@ export const e2eWorkloads: Workload[] = [
     id: 'e2e-concurrent16',
     title: 'echo calls with 16 in flight: throughput and client CPU per call',
     baseline: 'sdk',
-    async prepare({ quick }): Promise<Prepared> {
-      // Enough calls that a sample lasts a fair fraction of a second: shorter ones were at the mercy of the machine's other load.
-      const calls = quick ? 1_000 : 5_000;
-      const prepared = await pairOf(quick, async (client) => {
-        const serverBefore = processCpuUs(client.pid);
-        const cpu = process.cpuUsage();
-        const begin = performance.now();
-        await concurrentCalls(client, calls);
-        const seconds = (performance.now() - begin) / 1000;
-        const used = process.cpuUsage(cpu);
-        const serverAfter = processCpuUs(client.pid);
-        const metrics: Metrics = { 'calls/s': calls / seconds, 'us CPU/call': (used.user + used.system) / calls };
-        // The server's share: same echo work for both clients; at ~1 s of server CPU per second the server is the bottleneck.
-        if (serverBefore !== undefined && serverAfter !== undefined) metrics['us server CPU/call'] = (serverAfter - serverBefore) / calls;
-        return metrics;
-      });
-      return { ...prepared, notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; CPU = user + system of the client process only; server CPU from /proc, 10 ms ticks`] };
-    },
+    prepare: ({ quick }) => concurrent16(quick, 'everything'),
+  },
+  {
+    id: 'e2e-concurrent16-echo',
+    title: 'the same against a minimal echo server (bench/fixtures/echo-server.mjs): the clients set the pace',
+    baseline: 'sdk',
+    prepare: ({ quick }) => concurrent16(quick, 'echo'),
   },
 ];
