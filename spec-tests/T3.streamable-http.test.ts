@@ -18,6 +18,8 @@ import {
   MessageTooLargeError,
   StreamableHttpTransport,
   TimeoutError,
+  connect,
+  type Diagnostic,
   type McpClientOptions,
   type StreamableHttpTransportOptions,
 } from '../src/index.js';
@@ -504,3 +506,71 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
   });
 });
 
+
+// MCP 2025-11-25, transports, "Backwards compatibility": a client given a URL
+// that may be either transport POSTs initialize; on a 4xx it GETs the same URL
+// and expects the legacy endpoint event. connect() does this with fallbackToSse
+// (an mcpServers entry with a url and no type).
+describe('T3 backwards compatibility: connect() falls back to legacy HTTP+SSE', { timeout: 30_000 }, () => {
+  const legacyRefusingPost = (status: number): HttpFixtureOptions => ({
+    kind: 'sse',
+    // The legacy server has no MCP endpoint at its SSE URL: POST there is refused; its message endpoint works.
+    post: (ex) => (ex.request.path === '/sse' ? ex.status(status, 'Cannot POST /sse') : ex.default()),
+  });
+
+  test('T3: a legacy server refusing the initialize POST with 405 is reached over HTTP+SSE at the same URL', async (t) => {
+    const fixture = await startHttpFixture(t, legacyRefusingPost(405));
+    const diagnostics: Diagnostic[] = [];
+    const client = await connect({ transport: 'streamable-http', fallbackToSse: true, url: fixture.url, server: SERVER }, { onDiagnostic: (d) => diagnostics.push(d) });
+    t.after(() => client.close().catch(() => {}));
+    assert.equal(client.state, 'ready');
+    const { tools } = await client.listTools();
+    assert.ok(Array.isArray(tools));
+    assert.deepEqual(diagnostics.filter((d) => d.kind === 'transport-fallback'), [{ kind: 'transport-fallback', server: SERVER, from: 'streamable-http', to: 'sse', status: 405 }]);
+    // The order on the wire: the refused POST, the SSE stream, then the handshake on the announced endpoint.
+    assert.deepEqual(fixture.requests.slice(0, 3).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.message?.method ?? ''}`.trim()), ['POST /sse initialize', 'GET /sse', 'POST /messages initialize']);
+  });
+
+  test('T3: 404 falls back too; without fallbackToSse the same refusal is a ClosedError and nothing else is tried', async (t) => {
+    const fallback = await startHttpFixture(t, legacyRefusingPost(404));
+    const client = await connect({ transport: 'streamable-http', fallbackToSse: true, url: fallback.url, server: SERVER });
+    t.after(() => client.close().catch(() => {}));
+    assert.equal(client.state, 'ready');
+
+    const explicit = await startHttpFixture(t, legacyRefusingPost(404));
+    await assert.rejects(connect({ transport: 'streamable-http', url: explicit.url, server: SERVER }), (e: unknown) => e instanceof ClosedError && e.reason === 'http' && e.status === 404);
+    assert.deepEqual(explicit.received('GET'), []);
+  });
+
+  for (const status of [401, 403, 429]) {
+    test(`T3: ${status} on the initialize POST is not a transport refusal: no fallback, no GET`, async (t) => {
+      const fixture = await startHttpFixture(t, legacyRefusingPost(status));
+      await assert.rejects(connect({ transport: 'streamable-http', fallbackToSse: true, url: fixture.url, server: SERVER }), (e: unknown) => e instanceof ClosedError && e.status === status && (status === 429) !== e instanceof AuthError);
+      assert.deepEqual(fixture.received('GET'), []);
+    });
+  }
+
+  test('T3: a 5xx or a network failure is not a refusal either', async (t) => {
+    const fixture = await startHttpFixture(t, legacyRefusingPost(500));
+    await assert.rejects(connect({ transport: 'streamable-http', fallbackToSse: true, url: fixture.url, server: SERVER }), (e: unknown) => e instanceof ClosedError && e.status === 500);
+    assert.deepEqual(fixture.received('GET'), []);
+  });
+
+  test('T3: refused over both transports, the error is the Streamable HTTP one (the URL is likelier wrong than the transport)', async (t) => {
+    const fixture = await startHttpFixture(t, { post: (ex) => ex.status(404, 'no such endpoint'), get: (ex) => ex.status(410, 'gone') });
+    await assert.rejects(
+      connect({ transport: 'streamable-http', fallbackToSse: true, url: fixture.url, server: SERVER }),
+      (e: unknown) => e instanceof ClosedError && e.reason === 'http' && e.status === 404 && e.method === 'initialize',
+    );
+    assert.equal(fixture.received('GET').length, 1, 'the legacy GET was tried once');
+  });
+
+  test('T3: a Streamable HTTP server is used as it is: no GET before the handshake, no diagnostic', async (t) => {
+    const fixture = await startHttpFixture(t);
+    const diagnostics: Diagnostic[] = [];
+    const client = await connect({ transport: 'streamable-http', fallbackToSse: true, url: fixture.url, server: SERVER }, { onDiagnostic: (d) => diagnostics.push(d) });
+    t.after(() => client.close().catch(() => {}));
+    assert.equal(fixture.requests[0]?.method, 'POST');
+    assert.deepEqual(diagnostics, []);
+  });
+});

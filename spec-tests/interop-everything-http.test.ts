@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { McpClient, SseTransport, StreamableHttpTransport, type CallToolResult, type ProgressUpdate, type Transport } from '../src/index.js';
+import { connect, McpClient, SseTransport, StreamableHttpTransport, type CallToolResult, type Diagnostic, type ProgressUpdate, type Transport } from '../src/index.js';
 import { until } from './helpers/http-fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -112,5 +112,17 @@ describe('interop: server-everything over HTTP', { timeout: 60_000 }, () => {
   test('T2 interop: legacy HTTP+SSE: tools/list, echo, progress ×3, close', async (t) => {
     const { port, child } = await startEverything(t, 'sse');
     await exercise(t, new SseTransport({ url: `http://127.0.0.1:${port}/sse`, server: 'everything-sse' }), child);
+  });
+
+  test('T2/T3 interop: a URL with no transport given (fallbackToSse) reaches the legacy SSE server after it refuses the initialize POST', async (t) => {
+    const { port } = await startEverything(t, 'sse');
+    const diagnostics: Diagnostic[] = [];
+    const url = `http://127.0.0.1:${port}/sse`;
+    const client = await connect({ transport: 'streamable-http', fallbackToSse: true, url, server: 'everything-auto' }, { timeoutMs: 15_000, onDiagnostic: (d) => diagnostics.push(d) });
+    t.after(() => client.close().catch(() => {}));
+    assert.equal(text(await client.callTool('echo', { message: 'fell back ✓' })), 'Echo: fell back ✓');
+    const fallback = diagnostics.find((d) => d.kind === 'transport-fallback');
+    assert.ok(fallback && fallback.kind === 'transport-fallback' && fallback.status >= 400 && fallback.status < 500, `a fallback diagnostic with the server's 4xx (got ${JSON.stringify(diagnostics)})`);
+    await client.close();
   });
 });

@@ -6,8 +6,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { McpClient } from './client/client.js';
-import { createTransport } from './client/connect.js';
+import type { McpClient } from './client/client.js';
+import { connect } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
 import { runConformanceCommand } from './conformance/command.js';
 import { runOfficialClient } from './conformance/official-client.js';
@@ -98,13 +98,16 @@ function loadConfig(file: string | undefined): ServerConfig[] {
 }
 
 async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined, job: (client: McpClient) => Promise<T>): Promise<T> {
-  const transport = createTransport(server);
-  const client = new McpClient(transport, {
+  const client = await connect(server, {
     timeoutMs,
     onProgress: (_token, u) => process.stderr.write(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
+    onDiagnostic: (d) => {
+      if (d.kind === 'transport-fallback') {
+        process.stderr.write(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (set "type" to skip this)\n`);
+      }
+    },
   });
   try {
-    await client.connect();
     return await job(client);
   } finally {
     await client.close();

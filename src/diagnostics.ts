@@ -8,7 +8,8 @@ export type Diagnostic =
   | { kind: 'unknown-response'; server: string; id: unknown } // answer to no request of ours
   | { kind: 'late-response'; server: string; id: unknown } // answer after timeout/abort; dropped
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw
-  | { kind: 'stderr'; server: string; text: string }; // a chunk of the server's stderr
+  | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
+  | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number }; // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
 

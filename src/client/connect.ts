@@ -1,6 +1,7 @@
 // One-call helpers: build the transport for a server description, the
 // client, and run the handshake.
 
+import { AuthError, ClosedError } from '../errors.js';
 import { SseTransport, type SseTransportOptions } from '../transport/sse.js';
 import { StdioTransport, type StdioTransportOptions } from '../transport/stdio.js';
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../transport/streamable-http.js';
@@ -11,7 +12,7 @@ import { McpClient, type McpClientOptions } from './client.js';
 export type ServerParams =
   | ({ transport: 'stdio' } & StdioTransportOptions)
   | ({ transport: 'sse' } & SseTransportOptions)
-  | ({ transport: 'streamable-http' } & StreamableHttpTransportOptions);
+  | ({ transport: 'streamable-http'; fallbackToSse?: boolean } & StreamableHttpTransportOptions);
 
 export function createTransport(params: ServerParams): Transport {
   switch (params.transport) {
@@ -24,11 +25,44 @@ export function createTransport(params: ServerParams): Transport {
   }
 }
 
-/** Opens the transport and completes the handshake. On failure everything is closed and the error rethrown. */
+/**
+ * Opens the transport and completes the handshake. On failure everything is
+ * closed and the error rethrown.
+ *
+ * With `fallbackToSse` (a Streamable HTTP server given by URL alone, as in an
+ * mcpServers entry without `type`), a server that refuses the initialize POST
+ * with a 4xx status is tried once more over the legacy HTTP+SSE transport at
+ * the same URL: the MCP specification's backwards-compatibility procedure for
+ * servers older than 2025-03-26. 401 and 403 are about credentials and 429
+ * about load, not the transport: those fail at once.
+ */
 export async function connect(params: ServerParams, options: McpClientOptions = {}): Promise<McpClient> {
   const client = new McpClient(createTransport(params), options);
-  await client.connect();
-  return client;
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    if (params.transport !== 'streamable-http' || !params.fallbackToSse) throw error;
+    const status = legacyRefusalStatus(error);
+    if (status === undefined) throw error;
+    options.onDiagnostic?.({ kind: 'transport-fallback', server: client.server, from: 'streamable-http', to: 'sse', status });
+    const legacy = new McpClient(new SseTransport(params), options);
+    try {
+      await legacy.connect();
+      return legacy;
+    } catch (sseError) {
+      // Refused over both: the URL is the likelier mistake, and the first refusal says more about it.
+      // Anything else means an SSE server answered and then failed: its error is the one to read.
+      throw sseError instanceof ClosedError && sseError.reason === 'http' ? error : sseError;
+    }
+  }
+}
+
+/** The status of an HTTP refusal that may come from a legacy HTTP+SSE server, or undefined. */
+function legacyRefusalStatus(error: unknown): number | undefined {
+  if (!(error instanceof ClosedError) || error instanceof AuthError || error.reason !== 'http' || error.status === undefined) return undefined;
+  const status = error.status;
+  return status >= 400 && status < 500 && status !== 429 ? status : undefined;
 }
 
 /** Spawns a stdio server and completes the handshake. On failure the process is stopped and the error rethrown. */

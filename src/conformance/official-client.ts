@@ -178,6 +178,8 @@ function describeDiagnostic(d: Diagnostic): string {
       return `${d.kind} for id ${JSON.stringify(d.id)}`;
     case 'handler-error':
       return `the ${d.method} handler failed: ${errorText(d.error)}`;
+    case 'transport-fallback':
+      return `Streamable HTTP refused (HTTP ${d.status}); falling back to legacy HTTP+SSE`;
   }
 }
 

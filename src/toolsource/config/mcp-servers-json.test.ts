@@ -23,7 +23,7 @@ test('C5: stdio entries keep command, args and env; cwd resolves against the fil
   ]);
 });
 
-test('C5: remote entries: no type → Streamable HTTP, "sse" → legacy SSE, headers kept', (t) => {
+test('C5: remote entries: no type → Streamable HTTP with fallback to legacy SSE, "http" → Streamable HTTP only, "sse" → legacy SSE, headers kept', (t) => {
   const file = withFile(t, {
     mcpServers: {
       modern: { url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
@@ -36,6 +36,9 @@ test('C5: remote entries: no type → Streamable HTTP, "sse" → legacy SSE, hea
   assert.deepEqual((byName.modern as { headers?: unknown }).headers, { Authorization: 'Bearer ${TOKEN}' });
   assert.equal(byName.legacy!.transport, 'sse');
   assert.equal(byName.vscode!.transport, 'streamable-http');
+  const fallback = (name: string) => (byName[name] as { fallbackToSse?: boolean }).fallbackToSse;
+  assert.equal(fallback('modern'), true, 'a URL alone may be either transport: connect() tries both');
+  assert.equal(fallback('vscode'), undefined, 'an explicit "http" is taken at its word');
 });
 
 test('C5: VS Code\'s top-level "servers" key is read like mcpServers', (t) => {

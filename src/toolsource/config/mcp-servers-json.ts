@@ -15,7 +15,8 @@ export type ServerConfig = ServerParams & { name: string };
  * Loads `{"mcpServers": {NAME: {...}}}` (a top-level `servers` key, as in
  * VS Code's mcp.json, is read the same way). `cwd` is resolved against the
  * config file's folder, so a config can sit beside the servers it names. A
- * remote entry without `type` uses Streamable HTTP. Throws ConfigError
+ * remote entry without `type` uses Streamable HTTP, falling back to legacy SSE
+ * when the server refuses it with a 4xx (see connect()). Throws ConfigError
  * naming the file and the path.
  */
 export function loadMcpServersJson(file: string): ServerConfig[] {
@@ -54,6 +55,9 @@ function readEntry(file: string, at: string[], name: string, entry: unknown, dir
     const headers = strings(entry.headers ?? {}, () => fail('headers', 'expected an object of strings'));
     const transport = type === 'sse' ? 'sse' : type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : undefined;
     if (!transport) throw fail('type', `"${type}" is not a remote transport; expected "sse" or "http"`);
+    // No type: Streamable HTTP first, then legacy SSE if the server refuses it (connect()), as the
+    // MCP spec advises for a URL that may be either; many older configs list an SSE endpoint this way.
+    if (transport === 'streamable-http' && type === undefined) return { name, transport, fallbackToSse: true, url: entry.url, headers, server: name };
     return { name, transport, url: entry.url, headers, server: name };
   }
 
