@@ -20,6 +20,9 @@ import {
   type SseTransportOptions,
 } from '../src/index.js';
 import type { JsonObject } from '../src/client/results.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../src/client/connection.js';
+import { DEFAULT_RECONNECT } from '../src/transport/http-base.js';
+import { nextDelay } from '../src/util/backoff.js';
 import { FIXTURE_PROTOCOL_VERSION, startHttpFixture, until, type HttpFixture, type HttpFixtureOptions } from './helpers/http-fixture.js';
 
 const SERVER = 't2-fixture';
@@ -182,6 +185,37 @@ describe('T2 legacy HTTP+SSE', { timeout: 20_000 }, () => {
     await until(() => ended.length === 1, 'the transport to end after its reconnect attempts');
     assert.equal(gets, 1 + 3);
     await assert.rejects(client.listTools(), (e: unknown) => e instanceof ClosedError && e.code === 'closed');
+  });
+
+  test('T2: a request made while the stream is being reopened waits for it, and fails as closed (not as a timeout) when the transport gives up', async (t) => {
+    let gets = 0;
+    const { fixture, client } = await connected(
+      t,
+      {
+        get: (ex) => {
+          if (++gets === 1) return ex.default();
+          ex.status(503, 'down');
+        },
+      },
+      { reconnect: { initialMs: 100, maxAttempts: 3 } },
+    );
+    fixture.sessions[0]!.stream.drop();
+    await until(() => gets >= 2, 'the first reconnect attempt');
+    const started = performance.now();
+    await assert.rejects(client.listTools({ timeoutMs: 10_000 }), (e: unknown) => {
+      assert.ok(e instanceof ClosedError, String(e));
+      assert.equal(e.reason, 'transport');
+      assert.equal(e.method, 'tools/list');
+      return true;
+    });
+    assert.ok(performance.now() - started < 5_000, 'failed when the reconnects ran out, long before its own timeout');
+    assert.equal(gets, 1 + 3);
+  });
+
+  test('T2: the default reconnect schedule ends well inside the default request timeout', () => {
+    let waits = 0;
+    for (let attempt = 0; attempt < DEFAULT_RECONNECT.maxAttempts; attempt++) waits += nextDelay(attempt, DEFAULT_RECONNECT);
+    assert.ok(waits <= DEFAULT_REQUEST_TIMEOUT_MS / 1.5, `${waits} ms of reconnect waits against a ${DEFAULT_REQUEST_TIMEOUT_MS} ms request timeout`);
   });
 
   test('T2: a stream that never sends the endpoint event → connect rejects with TimeoutError after endpointTimeoutMs', async (t) => {
