@@ -93,6 +93,16 @@ function detail(outcome: WorkloadOutcome): string[] {
   return lines;
 }
 
+/** What the profiles and side measurements of issue 4 found where targets are missed: the same for every run, so written once here. */
+const WHY_MISSED = [
+  '### Where targets are missed, and why',
+  '',
+  '- `sse-per-event`: every contender reads the body as a web ReadableStream, one promise per read. Draining such a body of one-event reads with no processing at all costs 0.85–1.05× the JSON.parse floor here (measured on its own), so decoding, parsing and dispatching would have to be free to reach 2×. A hand-written parser for the common event shape ahead of eventsource-parser measured only 8–10% faster: not worth replacing the chosen dependency.',
+  '- `e2e-concurrent16` throughput: `server-everything` is the bottleneck, with either client its CPU per call times calls per second is about one core (`us server CPU/call`). `e2e-concurrent16-echo` puts both clients in front of a server that costs a fraction of a client per call; there the clients set the pace.',
+  '- `e2e-concurrent16` client CPU: against `server-everything` each answer arrives in a read of its own, so each call pays Node\'s read path (a buffer allocated per read, a stream push, the garbage of both), a write syscall, JSON.parse and JSON.stringify; mcpwire\'s own code is a small part of the profile. Against the echo server the ratio is lower (0.30–0.42× in the runs so far).',
+  '- Framing targets within 10–20% of their line (`ndjson-medium-64k`, `ndjson-16mib`, `sse-small-64k`) flip between met and missed from one full run to the next with unchanged code: this box\'s load moves a median that much. `ndjson-16mib` measures 1.15× on Node 22; on Node 20, decoding a held line as it arrives (what keeps `memory-16mib` within its target) costs more GC.',
+];
+
 export function renderResultsMd(run: RunSummary): string {
   const kind = run.quick ? 'a `--quick` run (fewer rounds, smaller counts: indicative only)' : 'a full run';
   const subset = run.only.length ? ` limited to \`--only ${run.only.join(' ')}\`` : '';
@@ -132,13 +142,15 @@ export function renderResultsMd(run: RunSummary): string {
     '| `sdk-novalidate` | the same SDK algorithms with the zod steps taken out (stdio: a line-for-line copy of `ReadBuffer` with `JSON.parse` in place of `deserializeMessage`). |',
     '| `ndjson` | the `ndjson` package (split2), a Node Transform stream fed the same reads. |',
     '',
-    'e2e: each client talks to its own `server-everything` (stdio) on the same Node, both servers with the same (whole host) environment; only one client works at a time, so `process.cpuUsage()` deltas around a phase are that client\'s CPU; the server\'s CPU per call comes from `/proc/<pid>/stat` (10 ms ticks). The two long-lived pairs (`e2e-sequential`, `e2e-concurrent16`) make 30,000 calls per client (5,000 in `--quick`) before the first round and take no forced GC between samples: both clients\' CPU per call keeps falling for the first ~30k calls (mcpwire ~60 → ~12 us, the SDK ~110 → ~25 us, measured), and a `gc()` before each sample doubled both steady-state figures, so without these the pair measured warm-up and GC rather than calls. A host keeps its connections for hours. memory-16mib: one fresh `--expose-gc` process per sample; 64 KiB reads are fresh allocations as from a pipe; peak of `heapUsed + arrayBuffers` (and of rss) over samples taken after each read and at each JSON.parse, minus the level before the first read, divided by the message size.',
+    'e2e: each client talks to its own `server-everything` (stdio; in `e2e-concurrent16-echo`, its own `bench/fixtures/echo-server.mjs`) on the same Node, both servers with the same (whole host) environment; only one client works at a time, so `process.cpuUsage()` deltas around a phase are that client\'s CPU; the server\'s CPU per call comes from `/proc/<pid>/stat` (10 ms ticks). The long-lived pairs (`e2e-sequential`, `e2e-concurrent16`, `e2e-concurrent16-echo`) make 30,000 calls per client (5,000 in `--quick`) before the first round and take no forced GC between samples: both clients\' CPU per call keeps falling for the first ~30k calls (mcpwire ~60 → ~12 us, the SDK ~110 → ~25 us, measured), and a `gc()` before each sample doubled both steady-state figures, so without these the pair measured warm-up and GC rather than calls. A host keeps its connections for hours. memory-16mib: one fresh `--expose-gc` process per sample; 64 KiB reads are fresh allocations as from a pipe; peak of `heapUsed + arrayBuffers` (and of rss) over samples taken after each read and at each JSON.parse, minus the level before the first read, divided by the message size.',
     '',
     '## Targets (issue 4)',
     '',
     mdRow(['target', 'this run', 'issue\'s SDK reference', 'verdict']),
     mdRow(['---', '---', '---', '---']),
     ...run.targets.map((t) => mdRow([t.target, t.figure ?? '–', t.reference || '–', t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'])),
+    '',
+    ...WHY_MISSED,
     '',
     '## Ratios',
     '',
