@@ -7,7 +7,6 @@
 // it. Real node:http servers on 127.0.0.1 (helpers/http-fixture.ts).
 
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { inspect } from 'node:util';
 import {
@@ -22,6 +21,7 @@ import {
   type Transport,
 } from '../src/index.js';
 import { responseTo, startHttpFixture, type HttpFixture, type HttpFixtureOptions, type RecordedRequest } from './helpers/http-fixture.js';
+import { freePort } from './helpers/interop.js';
 
 const SERVER = 't4-fixture';
 
@@ -259,11 +259,3 @@ describe('T4 HTTP headers and auth', { timeout: 20_000 }, () => {
   });
 });
 
-/** A port on 127.0.0.1 that nothing listens on (taken from the OS, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

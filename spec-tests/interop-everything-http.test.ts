@@ -8,25 +8,17 @@
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { connect, McpClient, SseTransport, StreamableHttpTransport, type CallToolResult, type Diagnostic, type ProgressUpdate, type Transport } from '../src/index.js';
+import { connect, McpClient, SseTransport, StreamableHttpTransport, type Diagnostic, type ProgressUpdate, type Transport } from '../src/index.js';
 import { until } from './helpers/http-fixture.js';
+import { freePort, text } from './helpers/interop.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const BIND_LOOPBACK = fileURLToPath(new URL('./fixtures/bind-loopback.mjs', import.meta.url));
 const READY_MS = 20_000;
 
-/** A port on 127.0.0.1 the OS says is free (released at once for the child to take). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
@@ -67,11 +59,6 @@ async function startEverything(t: TestContext, mode: 'streamableHttp' | 'sse'): 
   return { port, child, stdout: () => stdout };
 }
 
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  assert.equal(first?.type, 'text');
-  return String(first.text);
-}
 
 async function exercise(t: TestContext, transport: Transport, child: ChildProcess): Promise<void> {
   const client = new McpClient(transport, { timeoutMs: 15_000 });

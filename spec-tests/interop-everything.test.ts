@@ -8,8 +8,9 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
-import { McpClient, StdioTransport, TimeoutError, type CallToolResult, type McpClientOptions, type ProgressUpdate } from '../src/index.js';
+import { McpClient, StdioTransport, TimeoutError, type McpClientOptions, type ProgressUpdate } from '../src/index.js';
 import { isAlive } from './helpers/fault-harness.js';
+import { text } from './helpers/interop.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -39,11 +40,6 @@ async function everything(t: TestContext, options: McpClientOptions = {}): Promi
   };
 }
 
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  assert.equal(first?.type, 'text');
-  return String(first.text);
-}
 
 test('everything: handshake, tools/list, echo, get-sum, ping', async (t) => {
   const { client, close } = await everything(t);

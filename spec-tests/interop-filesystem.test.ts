@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection, McpClient, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
 import { isAlive } from './helpers/fault-harness.js';
+import { text } from './helpers/interop.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
@@ -48,11 +49,6 @@ async function filesystem(t: TestContext, dir: string, options: McpClientOptions
   };
 }
 
-function text(result: CallToolResult): string {
-  const first = result.content[0];
-  assert.equal(first?.type, 'text');
-  return String(first.text);
-}
 
 test('filesystem: tools/list, read_text_file, write_file then read back, and an access outside the folder', async (t) => {
   const dir = tempDir(t, 'main');
