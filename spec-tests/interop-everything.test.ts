@@ -8,36 +8,14 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
-import { McpClient, StdioTransport, TimeoutError, type McpClientOptions, type ProgressUpdate } from '../src/index.js';
-import { isAlive } from './helpers/fault-harness.js';
-import { text } from './helpers/interop.js';
+import { TimeoutError, type McpClientOptions, type ProgressUpdate } from '../src/index.js';
+import { connectRealServer, text } from './helpers/interop.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
-/**
- * Starts the everything server and connects. The returned `close` closes the
- * client and asserts the child is gone; t.after kills it whatever happens.
- */
-async function everything(t: TestContext, options: McpClientOptions = {}): Promise<{ client: McpClient; close: () => Promise<void> }> {
-  const transport = new StdioTransport({ command: [process.execPath, SERVER, 'stdio'], cwd: ROOT, server: 'everything' });
-  const client = new McpClient(transport, options);
-  t.after(async () => {
-    // Normally already closed. After a failure, give close() a moment, then SIGKILL whatever is left.
-    await Promise.race([client.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
-    const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  await client.connect();
-  const pid = transport.pid!;
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      assert.equal(client.state, 'closed');
-      assert.ok(!isAlive(pid), `the server process ${pid} is gone after close()`);
-    },
-  };
+/** Starts the everything server and connects (see connectRealServer). */
+function everything(t: TestContext, options: McpClientOptions = {}) {
+  return connectRealServer(t, [process.execPath, SERVER, 'stdio'], 'everything', options);
 }
 
 

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Connection, McpClient, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
+import { Connection, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
 import { isAlive } from './helpers/fault-harness.js';
-import { text } from './helpers/interop.js';
+import { connectRealServer, text } from './helpers/interop.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
@@ -28,25 +28,8 @@ function tempDir(t: TestContext, label: string): string {
   return dir;
 }
 
-async function filesystem(t: TestContext, dir: string, options: McpClientOptions = {}) {
-  const transport = new StdioTransport({ command: [process.execPath, SERVER, dir], cwd: ROOT, server: 'filesystem' });
-  const client = new McpClient(transport, options);
-  t.after(async () => {
-    // Normally already closed. After a failure, give close() a moment, then SIGKILL whatever is left.
-    await Promise.race([client.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
-    const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  await client.connect();
-  const pid = transport.pid!;
-  return {
-    client,
-    transport,
-    close: async () => {
-      await client.close();
-      assert.ok(!isAlive(pid), `the server process ${pid} is gone after close()`);
-    },
-  };
+function filesystem(t: TestContext, dir: string, options: McpClientOptions = {}) {
+  return connectRealServer(t, [process.execPath, SERVER, dir], 'filesystem', options);
 }
 
 
