@@ -2,12 +2,13 @@
 // real binary in a child process, against the real server-everything.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startEverythingHttp } from './helpers/interop.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -15,6 +16,14 @@ const bin = path.join(root, 'bin', 'mcpwire.js');
 function mcpwire(...args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function mcpwireAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 test('U1: demo lists the real tools of the bundled example server and calls echo', () => {
@@ -64,4 +73,17 @@ test('U1: a server that cannot start exits 4 (closed) with the reason', (t) => {
   const run = mcpwire('call', 'ghost', 'echo', '--config', file);
   assert.equal(run.status, 4, run.stderr);
   assert.match(run.stderr, /could not be started.*check the command/);
+});
+
+test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE server, and the CLI says it fell back', async (t) => {
+  const { port } = await startEverythingHttp(t, 'sse');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'remote.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: { legacy: { url: `http://127.0.0.1:${port}/sse` } } }));
+  // Asynchronous: the server is a child of this process and must keep being served while the CLI runs.
+  const run = await mcpwireAsync('call', 'legacy', 'echo', '{"message":"by url alone"}', '--config', file, '--json');
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { content: [{ type: 'text', text: 'Echo: by url alone' }] });
+  assert.match(run.stderr, /note: legacy refused Streamable HTTP \(HTTP 4\d\d\); trying the legacy HTTP\+SSE transport/);
 });

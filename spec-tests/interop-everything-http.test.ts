@@ -7,57 +7,12 @@
 // killed after each test.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { describe, test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { connect, McpClient, SseTransport, StreamableHttpTransport, type Diagnostic, type ProgressUpdate, type Transport } from '../src/index.js';
 import { until } from './helpers/http-fixture.js';
-import { freePort, text } from './helpers/interop.js';
+import { startEverythingHttp as startEverything, text } from './helpers/interop.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
-const BIND_LOOPBACK = fileURLToPath(new URL('./fixtures/bind-loopback.mjs', import.meta.url));
-const READY_MS = 20_000;
-
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** Starts server-everything in `mode` and waits for its "listening"/"running" line; killed (SIGKILL) after the test. */
-async function startEverything(t: TestContext, mode: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess; stdout: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', BIND_LOOPBACK, SERVER, mode], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // The streamableHttp server logs each request it handles on stdout; kept to check what reached it.
-  let stdout = '';
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited(child);
-  });
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (/listening|running/i.test(stderr)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
-    });
-  });
-  return { port, child, stdout: () => stdout };
-}
 
 
 async function exercise(t: TestContext, transport: Transport, child: ChildProcess): Promise<void> {

@@ -36,6 +36,7 @@ Usage:
 Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
 Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
+        (no "type": Streamable HTTP, then legacy SSE if the server refuses it)
 Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
 `;
 

@@ -1,8 +1,9 @@
 // Small helpers shared by the tests that talk to real servers: one started
-// over stdio and connected, a free port on 127.0.0.1 for a server to take,
-// and the text of a tool result.
+// over stdio and connected, server-everything started over HTTP, a free port
+// on 127.0.0.1 for a server to take, and the text of a tool result.
 
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -11,6 +12,9 @@ import { McpClient, StdioTransport, type CallToolResult, type McpClientOptions }
 import { isAlive } from './fault-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const BIND_LOOPBACK = fileURLToPath(new URL('../fixtures/bind-loopback.mjs', import.meta.url));
+const READY_MS = 20_000;
 
 /**
  * Spawns a real server over stdio (argv, in the project root) and connects.
@@ -53,4 +57,47 @@ export function text(result: CallToolResult): string {
   const first = result.content[0];
   assert.equal(first?.type, 'text');
   return String(first.text);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Starts the real server-everything over HTTP in `mode`, forced onto
+ * 127.0.0.1 (fixtures/bind-loopback.mjs) on a port the OS handed out, and
+ * waits for its "listening"/"running" line; killed (SIGKILL) after the test.
+ */
+export async function startEverythingHttp(t: TestContext, mode: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess; stdout: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', BIND_LOOPBACK, EVERYTHING, mode], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The streamableHttp server logs each request it handles on stdout; kept to check what reached it.
+  let stdout = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited(child);
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (/listening|running/i.test(stderr)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
+    });
+  });
+  return { port, child, stdout: () => stdout };
 }
