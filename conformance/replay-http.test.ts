@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { runFile, type CaseResult } from '../src/conformance/runner.js';
 import { SERVER_SIDES } from '../src/conformance/server-sides.js';
 import { collectTranscriptFiles } from '../src/conformance/discover.js';
+import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, writeTranscript } from '../spec-tests/helpers/transcripts.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED_DIR = fileURLToPath(new URL('../../shared/conformance/transcripts/', import.meta.url));
@@ -80,27 +81,16 @@ for (const transport of HTTP_TRANSPORTS) {
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-replay-http-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-const INITIALIZE_RESULT = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } };
-const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
-const ECHO_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } };
-const ECHO_RESULT = { content: [{ type: 'text', text: 'Echo: hi' }] };
-const handshake = [{ op: 'connect', timeoutMs: 3000 }, { dir: 'c2s', msg: INITIALIZE }, { dir: 's2c', msg: INITIALIZE_RESULT }, { dir: 'c2s', msg: INITIALIZED }];
 const echoCall = (expect: unknown) => [{ op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 3000, expect }, { dir: 'c2s', msg: ECHO_CALL }];
 const close = { op: 'close', timeoutMs: 3000 };
 
-function write(name: string, events: unknown[]): string {
-  const lines = [{ mcpTranscript: 1, name, transport: 'stdio', protocolVersion: '2025-11-25', source: 'hand-written test' }, ...events];
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
-  return file;
-}
+const write = (name: string, events: unknown[]) => writeTranscript(dir, name, events);
 
 const cases = {
-  control: write('control', [...handshake, ...echoCall({ result: ECHO_RESULT }), { dir: 's2c', msg: { jsonrpc: '2.0', id: 1, result: ECHO_RESULT } }, close]),
-  wrongResult: write('wrong-result', [...handshake, ...echoCall({ result: { content: [{ type: 'text', text: 'Echo: ho' }] } }), { dir: 's2c', msg: { jsonrpc: '2.0', id: 1, result: ECHO_RESULT } }, close]),
+  control: write('control', [...HANDSHAKE, ...echoCall({ result: ECHO_RESULT }), { dir: 's2c', msg: { jsonrpc: '2.0', id: 1, result: ECHO_RESULT } }, close]),
+  wrongResult: write('wrong-result', [...HANDSHAKE, ...echoCall({ result: { content: [{ type: 'text', text: 'Echo: ho' }] } }), { dir: 's2c', msg: { jsonrpc: '2.0', id: 1, result: ECHO_RESULT } }, close]),
   wrongC2s: write('wrong-c2s', [
-    ...handshake,
+    ...HANDSHAKE,
     { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 3000 },
     { dir: 'c2s', msg: { ...ECHO_CALL, params: { name: 'echo', arguments: { message: 'ho' } } } },
     close,
@@ -109,7 +99,7 @@ const cases = {
   // follows so the runner is still listening: with close right after the timeout, close() would cut the
   // cancellation's POST short over HTTP, and whether any of it reached the server would be a matter of timing.)
   unexpectedCancel: write('unexpected-cancel', [
-    ...handshake,
+    ...HANDSHAKE,
     { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 300, expect: { error: 'timeout' } },
     { dir: 'c2s', msg: ECHO_CALL },
     { op: 'ping', timeoutMs: 3000 },
@@ -118,17 +108,17 @@ const cases = {
     close,
   ]),
   closeMidCall: write('close-mid-call', [
-    ...handshake,
+    ...HANDSHAKE,
     ...echoCall({ error: 'closed' }),
     { dir: 's2c', msg: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: 'dying' } } },
     { dir: 's2c', close: true, delayMs: 50 },
     close,
   ]),
-  closeButExpectResult: write('close-but-expect-result', [...handshake, ...echoCall({ result: ECHO_RESULT }), { dir: 's2c', close: true }, close]),
+  closeButExpectResult: write('close-but-expect-result', [...HANDSHAKE, ...echoCall({ result: ECHO_RESULT }), { dir: 's2c', close: true }, close]),
   // s2c close right as the call starts: the server goes away while the client's POST of tools/call is in flight.
-  closeDuringPost: write('close-during-post', [...handshake, { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 3000, expect: { error: 'closed' } }, { dir: 's2c', close: true }, close]),
+  closeDuringPost: write('close-during-post', [...HANDSHAKE, { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 3000, expect: { error: 'closed' } }, { dir: 's2c', close: true }, close]),
   closeThenCall: write('close-then-call', [
-    ...handshake,
+    ...HANDSHAKE,
     ...echoCall({ error: 'closed' }),
     { dir: 's2c', close: true },
     { op: 'callTool', name: 'again', arguments: {}, timeoutMs: 3000, expect: { error: 'closed' } },

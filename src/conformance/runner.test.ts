@@ -5,23 +5,16 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runFile, type CaseResult } from './runner.js';
+import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, INITIALIZE, INITIALIZE_RESULT, writeTranscript } from '../../spec-tests/helpers/transcripts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-runner-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-const INITIALIZE_RESULT = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } };
-const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
-const ECHO_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } };
-const ECHO_RESULT = { content: [{ type: 'text', text: 'Echo: hi' }] };
-
-/** Connect gets its own generous timeout (the relay takes a few hundred ms to start); the rest keep the budget small. */
-const handshake = [{ op: 'connect', timeoutMs: 3000 }, { dir: 'c2s', msg: INITIALIZE }, { dir: 's2c', msg: INITIALIZE_RESULT }, { dir: 'c2s', msg: INITIALIZED }];
 const echo = (expect: unknown) => [
   { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 1000, expect },
   { dir: 'c2s', msg: ECHO_CALL },
@@ -29,11 +22,8 @@ const echo = (expect: unknown) => [
 ];
 const close = { op: 'close', timeoutMs: 1000 };
 
-async function run(name: string, events: unknown[], header: Record<string, unknown> = {}): Promise<CaseResult> {
-  const lines = [{ mcpTranscript: 1, name, transport: 'stdio', protocolVersion: '2025-11-25', source: 'hand-written test', ...header }, ...events];
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return runFile(file);
+function run(name: string, events: unknown[], header: Record<string, unknown> = {}): Promise<CaseResult> {
+  return runFile(writeTranscript(dir, name, events, header));
 }
 
 function assertFails(result: CaseResult, pattern: RegExp): void {
@@ -50,29 +40,29 @@ function liveRelays(): string[] {
 
 describe('the runner fails broken transcripts', () => {
   test('control: the unbroken case passes', async () => {
-    const result = await run('control', [...handshake, ...echo({ result: ECHO_RESULT }), close]);
+    const result = await run('control', [...HANDSHAKE, ...echo({ result: ECHO_RESULT }), close]);
     assert.equal(result.status, 'pass', result.detail);
   });
 
   test('an expect result that differs', async () => {
-    const result = await run('wrong-result', [...handshake, ...echo({ result: { content: [{ type: 'text', text: 'Echo: ho' }] } }), close]);
+    const result = await run('wrong-result', [...HANDSHAKE, ...echo({ result: { content: [{ type: 'text', text: 'Echo: ho' }] } }), close]);
     assertFails(result, /^line 6: op callTool echo: result differs: result\.content\[0\]\.text: expected "Echo: ho", got "Echo: hi"$/);
   });
 
   test('an expected error that does not happen', async () => {
-    const result = await run('wrong-expect-error', [...handshake, ...echo({ error: 'timeout' }), close]);
+    const result = await run('wrong-expect-error', [...HANDSHAKE, ...echo({ error: 'timeout' }), close]);
     assertFails(result, /expected a "timeout" error, but it succeeded/);
   });
 
   test('a c2s line the client never sends (client gone)', async () => {
-    const result = await run('never-sent-after-close', [...handshake, close, { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' } }]);
+    const result = await run('never-sent-after-close', [...HANDSHAKE, close, { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' } }]);
     assertFails(result, /^line 7: c2s notifications\/roots\/list_changed: the client never sent it/);
   });
 
   test('a c2s line the client never sends (the case budget runs out)', async () => {
     const started = Date.now();
     // One op with timeoutMs 1500: the budget is 3000 ms.
-    const result = await run('never-sent-idle', [{ op: 'connect', timeoutMs: 1500 }, ...handshake.slice(1), { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' } }]);
+    const result = await run('never-sent-idle', [{ op: 'connect', timeoutMs: 1500 }, ...HANDSHAKE.slice(1), { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' } }]);
     assertFails(result, /did not finish within 3000 ms .* while waiting for the client to send line 6: c2s notifications\/roots\/list_changed$/);
     assert.ok(Date.now() - started < 6_000);
   });
@@ -83,13 +73,13 @@ describe('the runner fails broken transcripts', () => {
   });
 
   test('a c2s line with the wrong method', async () => {
-    const result = await run('wrong-method', [...handshake.slice(0, 3), { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/ready' } }, close]);
+    const result = await run('wrong-method', [...HANDSHAKE.slice(0, 3), { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/ready' } }, close]);
     assertFails(result, /^line 5: c2s notifications\/ready: method: expected "notifications\/ready", got "notifications\/initialized"$/);
   });
 
   test('an s2c answer sent to the wrong id leaves the call to time out', async () => {
     const result = await run('answer-wrong-id', [
-      ...handshake,
+      ...HANDSHAKE,
       { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 300, expect: { result: ECHO_RESULT } },
       { dir: 'c2s', msg: ECHO_CALL },
       { dir: 's2c', msg: { jsonrpc: '2.0', id: 77, result: ECHO_RESULT } },
@@ -100,11 +90,11 @@ describe('the runner fails broken transcripts', () => {
   });
 
   test('an unknown header key', async () => {
-    assertFails(await run('bad-header', [...handshake, close], { recordedBy: 'me' }), /unknown header key "recordedBy"/);
+    assertFails(await run('bad-header', [...HANDSHAKE, close], { recordedBy: 'me' }), /unknown header key "recordedBy"/);
   });
 
   test('an unknown key in the header\'s client', async () => {
-    assertFails(await run('bad-client', [...handshake, close], { client: { timeoutMs: 1000, retries: 2 } }), /unknown key "client\.retries"/);
+    assertFails(await run('bad-client', [...HANDSHAKE, close], { client: { timeoutMs: 1000, retries: 2 } }), /unknown key "client\.retries"/);
   });
 
   test('no relay process outlives its case', () => {
