@@ -7,19 +7,13 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { McpClient, StdioTransport, type McpClientOptions, type StdioTransportOptions } from '../../src/index.js';
+import { isAlive } from '../../src/util/process-alive.js';
+
+export { isAlive };
 
 export const FIXTURE = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 export const startedPids = new Set<number>();
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 /** Polls until the process is gone (exited and reaped); false if it is still there after `ms`. */
 export async function waitGone(pid: number, ms = 3_000): Promise<boolean> {

@@ -10,6 +10,7 @@ import { ClosedError } from '../../src/errors.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
 import type { Transport, TransportEnd, TransportHandlers } from '../../src/transport/transport.js';
+import { isAlive } from '../../src/util/process-alive.js';
 
 /** A message as it crossed the wire (JSON round trip), loosely typed for assertions. */
 export interface WireMessage {
@@ -150,14 +151,6 @@ export async function startScriptedServer(
   return { client, transport, diagnostics };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Raw lines the scripted server received, via its `received` tool. */
 export async function receivedLines(client: McpClient): Promise<string[]> {

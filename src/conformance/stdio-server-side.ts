@@ -16,6 +16,7 @@ import type { Transport } from '../transport/transport.js';
 import { encodeMessageLine } from './rewrite.js';
 import { encodeFrame, FRAME_CLOSE, FRAME_WRITE, RELAY_SOCKET_ENV } from './relay-protocol.mjs';
 import type { ServerSide, ServerSideEvents, ServerSideFactory } from './server-side.js';
+import { isAlive } from '../util/process-alive.js';
 
 /**
  * Shutdown steps for the relay when the client closes. The relay exits as
@@ -213,14 +214,6 @@ class StdioServerSide implements ServerSide {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function excerpt(text: string): string {
   return text.length > EXCERPT_CHARS ? `${JSON.stringify(text.slice(0, EXCERPT_CHARS))}… (${text.length} chars)` : JSON.stringify(text);
