@@ -40,27 +40,26 @@ function smallEvents(quick: boolean): SseCorpus {
   return sseCorpus(smallMessages(quick ? 5_000 : 100_000).map((m) => JSON.stringify(m)));
 }
 
+/** The many-small-events workloads, which differ only in how the body is cut into reads. */
+async function smallEventsWorkload(quick: boolean, readsOf: (sse: SseCorpus) => Buffer[]): Promise<Prepared> {
+  const sse = smallEvents(quick);
+  const n = sse.data.count;
+  // More rounds: cheap to sample, and their targets are tight ratios (see ndjson.ts).
+  return { contenders: contenders(sse, readsOf(sse), 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
+}
+
 export const sseWorkloads: Workload[] = [
   {
     id: 'sse-small-64k',
     title: '100k small message events (150–300 B of data), 64 KiB reads',
     baseline: 'floor-string',
-    async prepare({ quick }): Promise<Prepared> {
-      const sse = smallEvents(quick);
-      const n = sse.data.count;
-      // More rounds: cheap to sample, and its target is a tight ratio (see ndjson.ts).
-      return { contenders: contenders(sse, chunksOf(sse.bytes, READ_64K), 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
-    },
+    prepare: ({ quick }) => smallEventsWorkload(quick, (sse) => chunksOf(sse.bytes, READ_64K)),
   },
   {
     id: 'sse-per-event',
     title: '100k small message events, one event per read (a server flushing each message)',
     baseline: 'floor-string',
-    async prepare({ quick }): Promise<Prepared> {
-      const sse = smallEvents(quick);
-      const n = sse.data.count;
-      return { contenders: contenders(sse, sse.events, 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
-    },
+    prepare: ({ quick }) => smallEventsWorkload(quick, (sse) => sse.events),
   },
   {
     id: 'sse-16mib',
