@@ -3,33 +3,18 @@
 // is still pending". The fixture logs what it receives (stdin EOF, SIGTERM)
 // to a file, so each step of the escalation can be seen from outside.
 
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedError, type TransportEnd } from '../src/index.js';
-import { startedPids, isAlive, waitGone, start } from './helpers/fault-harness.js';
-
-function tempLog(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-l2-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'events.log');
-}
+import { startedPids, isAlive, logLines, tempLog, waitGone, start } from './helpers/fault-harness.js';
 
 function events(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('EVENT '));
-  } catch {
-    return [];
-  }
+  return logLines(file).filter((line) => line.startsWith('EVENT '));
 }
 
 test('L2: a well-behaved server exits when its stdin ends; no signal is sent', async (t) => {
-  const log = tempLog(t);
+  const log = tempLog(t, 'l2');
   const ends: TransportEnd[] = [];
   // A long step: if close() fell through to SIGTERM, it would take 5 s and the log would show it.
   const { client, pid } = await start(t, { env: { FAULT_LOG: log }, shutdownStepMs: 5_000 }, { onClose: (end) => ends.push(end) });
@@ -45,7 +30,7 @@ test('L2: a well-behaved server exits when its stdin ends; no signal is sent', a
 });
 
 test('L2: a server that ignores stdin EOF and SIGTERM is escalated to SIGKILL; close() resolves and the process is gone', async (t) => {
-  const log = tempLog(t);
+  const log = tempLog(t, 'l2');
   const { client, pid } = await start(t, { mode: 'ignore-term', env: { FAULT_LOG: log }, shutdownStepMs: 200 });
   await client.ping();
   const startedAt = Date.now();

@@ -2,41 +2,24 @@
 // middle of a call, one that never answers, one that closes its output. Each
 // case runs the fixture spec-tests/fixtures/fault-server.mjs as a real process.
 
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedError, TimeoutError, type Diagnostic } from '../src/index.js';
-import { startedPids, waitGone, start } from './helpers/fault-harness.js';
-
-function tempLog(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-faults-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'received.log');
-}
-
-function readLog(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
-  } catch {
-    return [];
-  }
-}
+import { logLines, startedPids, tempLog, waitGone, start } from './helpers/fault-harness.js';
 
 /** The log's lines once one satisfies `predicate`, or all of them after `ms`. */
 async function waitForLog(file: string, predicate: (line: string) => boolean, ms = 2_000): Promise<string[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const lines = readLog(file);
+    const lines = logLines(file);
     if (lines.some(predicate) || Date.now() > deadline) return lines;
     await delay(20);
   }
 }
 
 test('W8/S3: a server that exits mid-call fails the call with ClosedError (exited, code 3, stderr tail) within a second', async (t) => {
-  const log = tempLog(t);
+  const log = tempLog(t, 'faults');
   const diagnostics: Diagnostic[] = [];
   const { client, pid } = await start(t, { env: { FAULT_LOG: log } }, { onDiagnostic: (d) => diagnostics.push(d) });
   assert.equal((await client.callTool('echo', { text: 'alive' })).content[0]?.text, 'alive');
@@ -61,7 +44,7 @@ test('W8/S3: a server that exits mid-call fails the call with ClosedError (exite
   assert.match(error.message, /fatal: lost the database connection \(fault-server\)/);
 
   // Hang check, not a benchmark: the exit is seen within ~1 s (the drain grace is 150 ms).
-  const exitLine = readLog(log).find((line) => line.startsWith('EVENT exit 3 '));
+  const exitLine = logLines(log).find((line) => line.startsWith('EVENT exit 3 '));
   assert.ok(exitLine, 'the fixture logged its exit');
   const exitedAt = Number(exitLine.split(' ')[3]);
   const afterExitMs = rejectedAt - exitedAt;
@@ -73,7 +56,7 @@ test('W8/S3: a server that exits mid-call fails the call with ClosedError (exite
   assert.equal(client.state, 'closed');
   await assert.rejects(client.callTool('echo', { text: 'again' }), (e: unknown) => e instanceof ClosedError && e.reason === 'exited' && e.exitCode === 3);
   assert.ok(await waitGone(pid), 'the process is gone');
-  const calls = readLog(log).filter((line) => line.includes('"tools/call"'));
+  const calls = logLines(log).filter((line) => line.includes('"tools/call"'));
   assert.equal(calls.length, 2, 'the failed call was not silently retried');
 });
 
@@ -95,7 +78,7 @@ test('W8/S3: calls in flight when the server is killed by a signal all fail with
 });
 
 test('W7: a call the server never answers times out with TimeoutError and the server receives notifications/cancelled for it', async (t) => {
-  const log = tempLog(t);
+  const log = tempLog(t, 'faults');
   const diagnostics: Diagnostic[] = [];
   const { client } = await start(t, { env: { FAULT_LOG: log } }, { onDiagnostic: (d) => diagnostics.push(d) });
 
