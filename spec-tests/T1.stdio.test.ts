@@ -117,7 +117,7 @@ test('T1: stderr is always drained: a server writing 50 MiB to stderr while answ
   t.diagnostic(`${answers.length} calls answered during a ${(stderrChars / 1024 / 1024).toFixed(1)} MiB stderr flood`);
 
   // Only the last few KiB are kept, ending with what the server wrote last.
-  const tail = transport.stderrText();
+  const tail = transport.stderrTail();
   assert.ok(tail.length > 0 && tail.length <= 8 * 1024, `tail is ${tail.length} chars`);
   assert.match(tail, /FLOOD-DONE bytes=52428800\n$/);
 

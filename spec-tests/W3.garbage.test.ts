@@ -28,7 +28,7 @@ test('W3: stdout noise before and between messages is reported as noise and skip
     },
   );
   assert.equal(client.state, 'ready');
-  assert.equal(client.serverInfo?.serverInfo.name, 'fault-server-banner');
+  assert.equal(client.serverInfo?.name, 'fault-server-banner');
 
   // The banner before the first message.
   assert.equal(noise[0], 'fault-server 0.0.1 starting up (banner mode)');

@@ -22,8 +22,8 @@ function everything(t: TestContext, options: McpClientOptions = {}) {
 test('everything: handshake, tools/list, echo, get-sum, ping', async (t) => {
   const { client, close } = await everything(t);
   assert.equal(client.protocolVersion, '2025-11-25');
-  assert.equal(client.serverInfo?.serverInfo.name, 'mcp-servers/everything');
-  assert.ok(client.serverInfo?.capabilities.tools, 'the server advertises tools');
+  assert.equal(client.serverInfo?.name, 'mcp-servers/everything');
+  assert.ok(client.profile?.capabilities.tools, 'the server advertises tools');
 
   const { tools } = await client.listTools();
   const names = tools.map((tool) => tool.name);

@@ -39,7 +39,7 @@ test('filesystem: tools/list, read_text_file, write_file then read back, and an 
   writeFileSync(join(dir, 'notes.txt'), 'première ligne\nsecond line\n');
   writeFileSync(join(outside, 'secret.txt'), 'not for you\n');
   const { client, transport, close } = await filesystem(t, dir);
-  assert.equal(client.serverInfo?.serverInfo.name, 'secure-filesystem-server');
+  assert.equal(client.serverInfo?.name, 'secure-filesystem-server');
 
   const { tools } = await client.listTools();
   const names = tools.map((tool) => tool.name);
@@ -66,7 +66,7 @@ test('filesystem: tools/list, read_text_file, write_file then read back, and an 
   }
 
   // Without a roots handler the client does not advertise roots, so the server never asks and uses its argument.
-  assert.match(transport.stderrText(), /Client does not support MCP Roots/);
+  assert.match(transport.stderrTail(), /Client does not support MCP Roots/);
   assert.match(text(await client.callTool('list_allowed_directories')), new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   await close();
 });

@@ -128,7 +128,7 @@ async function demo(args: string[]): Promise<number> {
         report.push({ server: server.name, protocolVersion: client.protocolVersion, tools: tools.map((t) => t.name), echo: result });
         return;
       }
-      const info = client.serverInfo!.serverInfo;
+      const info = client.serverInfo!;
       process.stdout.write(`server ${server.name}: ${info.name} ${info.version}, protocol ${client.protocolVersion}\n`);
       process.stdout.write(`${tools.length} tools:\n`);
       for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);

@@ -63,7 +63,7 @@ export interface ClosedDetail {
 
 /** The transport or the process went away before the answer came (W8, S3). */
 export class ClosedError extends McpClientError {
-  override readonly name: 'ClosedError' | 'AuthError' = 'ClosedError';
+  override readonly name: 'ClosedError' | 'AuthError' | 'SessionExpiredError' = 'ClosedError';
   readonly code = 'closed' as const;
   readonly reason: ClosedReason;
   readonly exitCode: number | null | undefined;
@@ -88,6 +88,20 @@ export class AuthError extends ClosedError {
   override readonly name = 'AuthError' as const;
   constructor(site: ErrorSite, status: number) {
     super(site, { reason: 'http', status });
+  }
+}
+
+/**
+ * The server answered 404 or 410 to a message carrying its session id (MCP
+ * transports, "Session Management"): the message was not processed and the
+ * client must run the handshake again. The Connection does that and sends the
+ * message once more; a caller sees this error only when the session expired
+ * again right after a new handshake.
+ */
+export class SessionExpiredError extends ClosedError {
+  override readonly name = 'SessionExpiredError' as const;
+  constructor(site: ErrorSite, status: number) {
+    super(site, { reason: 'http', status, cause: new Error('the server no longer knows this session') });
   }
 }
 
@@ -120,6 +134,7 @@ function describeClosed(d: ClosedDetail): string {
           ? `the server refused the request with HTTP ${d.status} (${d.status === 401 ? 'unauthorized' : 'forbidden'}); check the credentials configured for this server`
           : `the server answered HTTP ${d.status ?? '?'}${d.cause ? ` (${causeText(d.cause)})` : ''}`;
       break;
+
   }
   const tail = d.stderrTail?.trim();
   return tail ? `${text}; last stderr:\n${tail}` : text;

@@ -40,6 +40,7 @@ export function handshake(rest: Script = () => ({}), init: unknown = INIT_RESULT
  */
 export class ScriptedTransport implements Transport {
   readonly server: string;
+  readonly kind = 'stdio' as const;
   readonly sent: WireMessage[] = [];
   handlers: TransportHandlers | undefined;
   ended = false;

@@ -44,7 +44,8 @@ describe('McpClient.connect (L1)', () => {
     assert.deepEqual(init.params, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpwire', version: '0.1.0' } });
     assert.equal(client.state, 'ready');
     assert.equal(client.protocolVersion, '2025-11-25');
-    assert.deepEqual(client.serverInfo, INIT_RESULT);
+    assert.deepEqual(client.profile, INIT_RESULT, 'the profile is what the server said');
+    assert.deepEqual(client.serverInfo, INIT_RESULT.serverInfo);
     assert.equal(transport.protocolVersionSet, '2025-11-25', 'the transport learns the negotiated version');
   });
 

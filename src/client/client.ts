@@ -1,30 +1,36 @@
-// McpClient (L1, W5–W7, K1): the MCP handshake and the client-side methods
-// over one Connection. It never sends a request its caller did not ask for:
-// re-discovery on list_changed belongs to the tool-source layer above.
+// McpClient (L1, W5–W7, K1): the client-side MCP methods over one
+// Connection, and the handshake (a strategy, run at connect() and again when
+// the transport reports an expired session). It never sends a request its
+// caller did not ask for: re-discovery on list_changed belongs to the
+// tool-source layer above. One client is one connection: a supervisor that
+// restarts a server builds a new client (see connect()).
 
 import { ClosedError, ProtocolError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
 import type { JsonRpcNotification } from '../jsonrpc/message.js';
-import type { Transport, TransportEnd } from '../transport/transport.js';
+import type { Transport, TransportEnd, TransportKind } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
+import { initializeHandshake, type Handshake } from './handshake.js';
 import {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   checkCallTool,
   checkEmpty,
   checkGetPrompt,
-  checkInitialize,
   checkListPrompts,
   checkListResourceTemplates,
   checkListResources,
   checkListTools,
   checkReadResource,
   type CallToolResult,
+  type GetPromptResult,
   type Implementation,
-  type InitializeResult,
   type JsonObject,
+  type ListPromptsResult,
+  type ListResourceTemplatesResult,
+  type ListResourcesResult,
+  type ListToolsResult,
+  type ReadResourceResult,
   type ResultCheck,
-  type Tool,
+  type ServerProfile,
 } from './results.js';
 
 /** The handshake includes the server's start-up (an `npx` server may install first), so it gets longer than a call. */
@@ -34,6 +40,7 @@ export const DEFAULT_MAX_PAGES = 1_000;
 
 const PACKAGE_VERSION = '0.1.0';
 
+/** idle → connecting (transport start + handshake) → ready → closing (close() waiting for the server) → closed. */
 export type ClientState = 'idle' | 'connecting' | 'ready' | 'closing' | 'closed';
 export type ListChangedKind = 'tools' | 'resources' | 'prompts';
 
@@ -55,6 +62,16 @@ export interface McpClientOptions {
     elicitation?: RequestHandler;
     roots?: RequestHandler;
   };
+  /**
+   * Handlers for any other server-initiated request method, by method name.
+   * They advertise no capability; a method with neither kind of handler is
+   * answered -32601.
+   */
+  requestHandlers?: Readonly<Record<string, RequestHandler>>;
+  /** The handshake to run at connect() and after an expired session. Default: the `initialize` exchange. */
+  handshake?: Handshake;
+  /** The handshake ran again after the server lost the session; the profile is what the server said this time. */
+  onSessionRenewed?: (profile: ServerProfile) => void;
   /** Every notifications/progress, with its token (per-request callbacks are in RequestOptions). */
   onProgress?: (token: string | number, update: ProgressUpdate) => void;
   /** notifications/message (server logging). */
@@ -64,31 +81,37 @@ export interface McpClientOptions {
   /** Every notification, after the specific hooks. */
   onNotification?: (notification: JsonRpcNotification) => void;
   onDiagnostic?: DiagnosticHook;
-  /** The connection ended (any reason, including close()). */
+  /**
+   * The connection ended, however it ended: the transport could not start,
+   * the handshake failed, the server went away, or close(). Called once.
+   * (`client.closed` is the same as a promise.)
+   */
   onClose?: (end: TransportEnd) => void;
 }
 
 
 export class McpClient {
   private readonly connection: Connection;
-  private clientState: ClientState = 'idle';
-  private initializeResult: InitializeResult | undefined;
+  private readonly transport: Transport;
+  private readonly handshake: Handshake;
+  private connectTimeoutMs: number | undefined;
+  private known: ServerProfile | undefined;
 
   constructor(
     transport: Transport,
     private readonly options: McpClientOptions = {},
   ) {
+    this.transport = transport;
+    this.handshake = options.handshake ?? initializeHandshake;
     this.connection = new Connection(transport, {
       defaultTimeoutMs: options.timeoutMs,
       onNotification: (n) => this.onNotification(n),
       onDiagnostic: options.onDiagnostic,
-      onClose: (end) => {
-        // During close() the state stays 'closing' until the server is gone; close() sets 'closed'.
-        if (this.clientState !== 'closing') this.clientState = 'closed';
-        options.onClose?.(end);
-      },
+      onClose: options.onClose,
+      renewSession: () => this.renewSession(),
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
+    for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
     if (sampling) this.connection.setRequestHandler('sampling/createMessage', sampling);
     if (elicitation) this.connection.setRequestHandler('elicitation/create', elicitation);
     if (roots) this.connection.setRequestHandler('roots/list', roots);
@@ -97,51 +120,89 @@ export class McpClient {
   get server(): string {
     return this.connection.server;
   }
+
+  /** Derived from the connection's state and whether the handshake has completed. */
   get state(): ClientState {
-    return this.clientState;
+    switch (this.connection.state) {
+      case 'idle':
+        return 'idle';
+      case 'open':
+        return this.known ? 'ready' : 'connecting';
+      case 'closing':
+        return 'closing';
+      case 'closed':
+        return 'closed';
+    }
   }
-  /** The server's initialize result, once connected. */
-  get serverInfo(): InitializeResult | undefined {
-    return this.initializeResult;
+
+  /** What the client knows about the server, once connected: updated when a session is renewed. */
+  get profile(): ServerProfile | undefined {
+    return this.known;
+  }
+  /** The server's name and version, once connected. */
+  get serverInfo(): Implementation | undefined {
+    return this.known?.serverInfo;
   }
   /** The protocol version both sides agreed on, once connected. */
   get protocolVersion(): string | undefined {
-    return this.initializeResult?.protocolVersion;
+    return this.known?.protocolVersion;
+  }
+
+  /** The wire in use ('stdio', 'streamable-http' or 'sse'); after connect()'s fallback, the one it fell back to. */
+  get transportKind(): TransportKind {
+    return this.transport.kind;
+  }
+  /** The server's process id, for a stdio server that has started. */
+  get pid(): number | undefined {
+    return this.transport.pid;
+  }
+  /** The last bytes the server wrote to stderr (stdio), for a status page or an error report. */
+  stderrTail(): string {
+    return this.transport.stderrTail?.() ?? '';
   }
 
   /**
-   * L1, MCP lifecycle: 1. send initialize with the newest version we speak and
-   * only the capabilities we have handlers for; 2. check the server's version
-   * is one we speak, else fail naming both; 3. send notifications/initialized.
-   * On any failure the transport is closed and the error rethrown.
+   * Settles once, with how the connection ended, whatever ended it: the one
+   * place a supervisor learns that a server died. Never rejects.
    */
-  async connect(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<InitializeResult> {
-    if (this.clientState !== 'idle') throw new Error(`McpClient.connect(): the client is ${this.clientState}, not idle`);
-    this.clientState = 'connecting';
+  get closed(): Promise<TransportEnd> {
+    return this.connection.closed;
+  }
+
+  /**
+   * Opens the transport and runs the handshake (L1). On any failure the
+   * transport is closed and the error rethrown.
+   */
+  async connect(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ServerProfile> {
+    if (this.connection.state !== 'idle') throw new Error(`McpClient.connect(): the client is ${this.state}, not idle`);
+    this.connectTimeoutMs = options.timeoutMs;
     try {
       await this.connection.open();
-      const raw = await this.connection.request(
-        'initialize',
-        { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.capabilities(), clientInfo: this.options.clientInfo ?? { name: 'mcpwire', version: PACKAGE_VERSION } },
-        { timeoutMs: options.timeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, signal: options.signal },
-      );
-      const result = this.checked('initialize', raw, checkInitialize) as InitializeResult;
-      if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
-        throw new ProtocolError(
-          { server: this.server, method: 'initialize' },
-          `the server answered with protocol version ${result.protocolVersion}; this client requested ${LATEST_PROTOCOL_VERSION} and speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-        );
-      }
-      this.connection.transport.setProtocolVersion?.(result.protocolVersion);
-      await this.connection.notify('notifications/initialized');
-      this.initializeResult = result;
-      if (this.clientState === 'connecting') this.clientState = 'ready';
-      return result;
+      this.known = await this.runHandshake(options.signal);
+      this.transport.handshakeComplete?.();
+      return this.known;
     } catch (error) {
       await this.connection.close().catch(() => {});
-      this.clientState = 'closed';
       throw error;
     }
+  }
+
+  /** The signal is connect()'s: a renewal later runs on the timeout alone. */
+  private runHandshake(signal?: AbortSignal): Promise<ServerProfile> {
+    const timeoutMs = this.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    return this.handshake.run(this.connection.handshakeChannel(), {
+      clientInfo: this.options.clientInfo ?? { name: 'mcpwire', version: PACKAGE_VERSION },
+      capabilities: this.capabilities(),
+      options: signal ? { timeoutMs, signal } : { timeoutMs },
+    });
+  }
+
+  /** The transport reported an expired session: the handshake again, then what the server said this time. */
+  private async renewSession(): Promise<void> {
+    if (!this.known) return; // still connecting: connect()'s own handshake fails and reports it
+    this.known = await this.runHandshake();
+    this.transport.handshakeComplete?.();
+    this.options.onSessionRenewed?.(this.known);
   }
 
   private capabilities(): JsonObject {
@@ -153,32 +214,47 @@ export class McpClient {
     return capabilities;
   }
 
-  async listTools(options?: RequestOptions): Promise<JsonObject & { tools: Tool[] }> {
-    return (await this.listAll('tools/list', 'tools', checkListTools, options)) as JsonObject & { tools: Tool[] };
+  listTools(options?: RequestOptions): Promise<ListToolsResult> {
+    return this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>;
   }
 
   callTool(name: string, args: JsonObject = {}, options?: RequestOptions): Promise<CallToolResult> {
     return this.call('tools/call', { name, arguments: args }, checkCallTool, options) as Promise<CallToolResult>;
   }
 
-  listResources(options?: RequestOptions): Promise<JsonObject> {
-    return this.listAll('resources/list', 'resources', checkListResources, options);
+  listResources(options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.listAll('resources/list', 'resources', checkListResources, options) as Promise<ListResourcesResult>;
   }
 
-  listResourceTemplates(options?: RequestOptions): Promise<JsonObject> {
-    return this.listAll('resources/templates/list', 'resourceTemplates', checkListResourceTemplates, options);
+  listResourceTemplates(options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+    return this.listAll('resources/templates/list', 'resourceTemplates', checkListResourceTemplates, options) as Promise<ListResourceTemplatesResult>;
   }
 
-  readResource(uri: string, options?: RequestOptions): Promise<JsonObject> {
-    return this.call('resources/read', { uri }, checkReadResource, options);
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.call('resources/read', { uri }, checkReadResource, options) as Promise<ReadResourceResult>;
   }
 
-  listPrompts(options?: RequestOptions): Promise<JsonObject> {
-    return this.listAll('prompts/list', 'prompts', checkListPrompts, options);
+  listPrompts(options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.listAll('prompts/list', 'prompts', checkListPrompts, options) as Promise<ListPromptsResult>;
   }
 
-  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<JsonObject> {
-    return this.call('prompts/get', args === undefined ? { name } : { name, arguments: args }, checkGetPrompt, options);
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.call('prompts/get', args === undefined ? { name } : { name, arguments: args }, checkGetPrompt, options) as Promise<GetPromptResult>;
+  }
+
+  /**
+   * Any request the client does not wrap (completion/complete,
+   * logging/setLevel, resources/subscribe, …): the server's result as sent,
+   * unchecked. Timeouts, cancellation and typed errors work as for the rest.
+   */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<unknown> {
+    if (this.state !== 'ready') return Promise.reject(this.notReady(method));
+    return this.connection.request(method, params, options);
+  }
+
+  /** Installs (or with undefined, removes) the handler of a server-initiated request method; no capability is advertised for it. */
+  setRequestHandler(method: string, handler: RequestHandler | undefined): void {
+    this.connection.setRequestHandler(method, handler);
   }
 
   /** A ping is the one request allowed before initialization completes (L1). */
@@ -187,10 +263,8 @@ export class McpClient {
   }
 
   /** Graceful and idempotent (L2): pending requests reject with ClosedError; the server process is stopped. */
-  async close(): Promise<void> {
-    if (this.clientState !== 'closed') this.clientState = 'closing';
-    await this.connection.close();
-    this.clientState = 'closed';
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -201,7 +275,7 @@ export class McpClient {
 
   /** Not async on purpose: on the per-call path, a plain then() saves an async frame and its extra promise. */
   private call(method: string, params: JsonObject, check: ResultCheck, options?: RequestOptions): Promise<JsonObject> {
-    if (this.clientState !== 'ready') return Promise.reject(this.notReady(method));
+    if (this.state !== 'ready') return Promise.reject(this.notReady(method));
     return this.connection.request(method, params, options).then((value) => this.checked(method, value, check));
   }
 
@@ -236,13 +310,8 @@ export class McpClient {
   }
 
   private notReady(method: string): Error {
-    if (this.clientState === 'closed' || this.clientState === 'closing') {
-      const error = this.connection.closedError(method);
-      // While close() waits for the server to exit, the connection has not ended yet and
-      // would say "not connected; call connect() first": the truth is that we are closing.
-      if (error instanceof ClosedError && error.reason === 'not-connected') return new ClosedError({ server: this.server, method }, { reason: 'closed' });
-      return error;
-    }
+    const state = this.connection.state;
+    if (state === 'closed' || state === 'closing') return this.connection.closedError(method);
     return new ClosedError({ server: this.server, method }, { reason: 'not-connected' });
   }
 

@@ -1,10 +1,14 @@
 // A JSON-RPC 2.0 peer over any Transport (W4–W8): allocates request ids,
-// correlates answers, runs each request's timeout and AbortSignal, answers
-// the server's requests, and fails everything pending, at once and with one
-// typed error, when the transport ends. Knows no MCP method but `ping`,
-// `notifications/cancelled` and `notifications/progress`, which are wire-level.
+// correlates answers (the only place that does), runs each request's timeout
+// and AbortSignal, answers the server's requests, and fails everything
+// pending, at once and with one typed error, when the transport ends. Knows
+// no MCP method but `ping`, `notifications/cancelled` and
+// `notifications/progress`, which are wire-level. When the transport reports
+// an expired session it holds new messages back while its owner runs the
+// handshake again (`renewSession`), then sends them, and sends once more the
+// messages the server refused for that reason.
 
-import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError, type McpClientError } from '../errors.js';
+import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type McpClientError } from '../errors.js';
 import { excerpt, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
@@ -12,11 +16,12 @@ import {
   isId,
   isObject,
   type JsonRpcId,
+  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/message.js';
-import type { Transport, TransportEnd } from '../transport/transport.js';
+import type { SendOptions, Transport, TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
@@ -62,8 +67,27 @@ export interface ConnectionOptions {
   defaultTimeoutMs?: number;
   onNotification?: (notification: JsonRpcNotification) => void;
   onDiagnostic?: DiagnosticHook;
-  /** Called once when the transport ends, after every pending request has been rejected. */
+  /**
+   * Called once when the connection ends, after every pending request has
+   * been rejected, however it ends: the transport could not start, the
+   * server went away, or close().
+   */
   onClose?: (end: TransportEnd) => void;
+  /**
+   * Runs the handshake again after the transport reported an expired session,
+   * through `handshakeChannel()`. While it runs, other messages wait; if it
+   * fails, the connection ends with its error. Without it, an expired session
+   * fails the message that met it.
+   */
+  renewSession?: () => Promise<void>;
+}
+
+/** Request and notify that pass while a session renewal holds other messages back: the handshake's own. */
+export interface HandshakeChannel {
+  readonly server: string;
+  readonly transport: Transport;
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
 }
 
 interface Pending {
@@ -75,12 +99,19 @@ interface Pending {
   startedAt: number;
   options: RequestOptions;
   removeAbortListener: (() => void) | undefined;
+  /** Tells the transport the request was given up (only for transports that use request signals). */
+  abandonSignal: AbortController | undefined;
+  /** Handed to the transport (not waiting for a renewal): its answer can be lost. */
+  sent: boolean;
+  /** Already sent again once after an expired session. */
+  resent: boolean;
 }
 
-export type ConnectionState = 'idle' | 'open' | 'closed';
+/** idle → open → closing (our close(), waiting for the transport) → closed; or open → closed when the transport ends. */
+export type ConnectionState = 'idle' | 'open' | 'closing' | 'closed';
 
 export class Connection {
-  state: ConnectionState = 'idle';
+  private currentState: ConnectionState = 'idle';
   private nextId = 0;
   private pending = new Map<JsonRpcId, Pending>();
   /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
@@ -90,6 +121,14 @@ export class Connection {
   private readonly serverRequests = new Map<JsonRpcId, AbortController>();
   private end: TransportEnd | undefined;
   private readonly defaultTimeoutMs: number;
+  /** Settles when the handshake run for an expired session is over; new messages wait for it. */
+  private renewal: Promise<void> | undefined;
+  /** Another expiry was reported while the renewal ran (a legacy SSE stream that dropped again). */
+  private expiredDuringRenewal = false;
+  /** Counts completed renewals: a message refused for a session older than the current one is just sent again. */
+  private sessionEpoch = 0;
+  private readonly ended: Promise<TransportEnd>;
+  private resolveEnded!: (end: TransportEnd) => void;
 
   constructor(
     readonly transport: Transport,
@@ -98,10 +137,20 @@ export class Connection {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // MCP basic utilities: "The receiver MUST respond promptly with an empty response."
     this.handlers.set('ping', () => ({}));
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
 
   get server(): string {
     return this.transport.server;
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  /** Settles once, with how the connection ended, whatever ended it. Never rejects. */
+  get closed(): Promise<TransportEnd> {
+    return this.ended;
   }
 
   private scrub(text: string): string {
@@ -115,23 +164,39 @@ export class Connection {
   }
 
   async open(): Promise<void> {
-    if (this.state !== 'idle') throw new Error('Connection.open() called twice');
-    this.state = 'open';
+    if (this.currentState !== 'idle') throw new Error(`Connection.open(): the connection is ${this.currentState}, not idle`);
+    this.currentState = 'open';
     try {
       await this.transport.start({
         onMessage: (value) => this.receive(value),
-        onClose: (end) => this.closed(end),
+        onAnswersLost: (ids, error) => this.answersLost(ids, error),
+        onSessionExpired: () => this.renewSession(),
+        onClose: (end) => this.ending(end, 'closed'),
         onDiagnostic: this.options.onDiagnostic,
       });
     } catch (error) {
-      this.state = 'closed';
-      this.end = { reason: 'spawn-failed', cause: error };
+      // The transport says why, in its own terms; requests made later get the same story.
+      this.ending(endOf(error), 'closed');
       throw error;
     }
   }
 
+  /** For the handshake: requests and notifications that are not held back while a renewal runs. */
+  handshakeChannel(): HandshakeChannel {
+    return {
+      server: this.server,
+      transport: this.transport,
+      request: (method, params, options) => this.startRequest(method, params, options ?? {}, true),
+      notify: (method, params) => this.sendNotification(method, params, true),
+    };
+  }
+
   request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<unknown> {
-    if (this.state !== 'open') return Promise.reject(this.closedError(method));
+    return this.startRequest(method, params, options, false);
+  }
+
+  private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean): Promise<unknown> {
+    if (this.currentState !== 'open') return Promise.reject(this.closedError(method));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
 
@@ -146,7 +211,19 @@ export class Connection {
 
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-      const entry: Pending = { method, resolve, reject, deadline: undefined, timeoutMs, startedAt: Date.now(), options, removeAbortListener: undefined };
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        deadline: undefined,
+        timeoutMs,
+        startedAt: Date.now(),
+        options,
+        removeAbortListener: undefined,
+        abandonSignal: this.transport.usesRequestSignals ? new AbortController() : undefined,
+        sent: false,
+        resent: false,
+      };
       entry.deadline = this.deadlines.schedule(timeoutMs, () => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)));
       if (signal) {
         const onAbort = () => this.abandon(id, signal.reason);
@@ -154,17 +231,90 @@ export class Connection {
         entry.removeAbortListener = () => signal.removeEventListener('abort', onAbort);
       }
       this.pending.set(id, entry);
-      this.transport.send(message).catch((error: unknown) => {
-        const current = this.pending.get(id);
-        if (current) this.settle(id, current).reject(this.state === 'open' ? this.sendError(method, error) : this.closedError(method));
+      this.transmitRequest(id, entry, message, handshake);
+    });
+  }
+
+  /** Hands a request to the transport, after any renewal in progress; a refusal for an expired session sends it once more. */
+  private transmitRequest(id: JsonRpcId, entry: Pending, message: JsonRpcRequest, handshake: boolean): void {
+    if (this.renewal && !handshake) {
+      void this.renewal.then(() => {
+        if (this.pending.get(id) === entry) this.transmitRequest(id, entry, message, false);
       });
+      return;
+    }
+    const epoch = this.sessionEpoch;
+    const options: SendOptions | undefined = entry.abandonSignal ? { signal: entry.abandonSignal.signal } : undefined;
+    entry.sent = true;
+    this.transport.send(message, options).catch((error: unknown) => {
+      if (this.pending.get(id) !== entry) return;
+      if (error instanceof SessionExpiredError && !handshake && !entry.resent && this.options.renewSession) {
+        entry.resent = true;
+        entry.sent = false;
+        if (epoch === this.sessionEpoch) this.renewSession();
+        this.transmitRequest(id, entry, message, false);
+        return;
+      }
+      this.settle(id, entry).reject(this.currentState === 'open' ? this.siteError(entry.method, error) : this.closedError(entry.method));
     });
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    if (this.state !== 'open') return Promise.reject(this.closedError(method));
+    return this.sendNotification(method, params, false);
+  }
+
+  private sendNotification(method: string, params: Record<string, unknown> | undefined, handshake: boolean): Promise<void> {
+    if (this.currentState !== 'open') return Promise.reject(this.closedError(method));
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.transport.send(message);
+    return this.transmit(message, handshake, true);
+  }
+
+  /** Sends a notification or a response, after any renewal in progress; `resend` allows one more try after an expired session. */
+  private async transmit(message: JsonRpcMessage, handshake: boolean, resend: boolean): Promise<void> {
+    if (this.renewal && !handshake) await this.renewal;
+    if (this.currentState !== 'open') throw this.closedError('method' in message ? message.method : undefined);
+    const epoch = this.sessionEpoch;
+    try {
+      await this.transport.send(message);
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError) || handshake || !resend || !this.options.renewSession) throw error;
+      if (epoch === this.sessionEpoch) this.renewSession();
+      return this.transmit(message, false, false);
+    }
+  }
+
+  /**
+   * The transport reported an expired session: hold new messages back and
+   * have the owner run the handshake again. Reports that arrive while it
+   * runs are the same expiry, unless the renewal then fails: then it is tried
+   * again (a legacy SSE stream that dropped once more during the handshake).
+   */
+  private renewSession(): void {
+    const renew = this.options.renewSession;
+    if (this.currentState !== 'open' || !renew) return;
+    if (this.renewal) {
+      this.expiredDuringRenewal = true;
+      return;
+    }
+    this.renewal = (async () => {
+      for (;;) {
+        this.expiredDuringRenewal = false;
+        try {
+          await renew();
+          this.sessionEpoch++;
+          return;
+        } catch (error) {
+          if (this.currentState !== 'open') return;
+          if (!this.expiredDuringRenewal) {
+            this.ending({ reason: 'transport', cause: error }, 'closed');
+            void this.transport.close();
+            return;
+          }
+        }
+      }
+    })().finally(() => {
+      this.renewal = undefined;
+    });
   }
 
   /**
@@ -174,13 +324,13 @@ export class Connection {
    * transport has shut down.
    */
   async close(): Promise<void> {
-    if (this.state === 'idle') {
-      this.state = 'closed';
-      this.end = { reason: 'closed' };
+    if (this.currentState === 'idle') {
+      this.ending({ reason: 'closed' }, 'closed');
       return;
     }
-    if (this.state === 'open') this.closed({ reason: 'closed' });
+    if (this.currentState === 'open') this.ending({ reason: 'closed' }, 'closing');
     await this.transport.close();
+    this.currentState = 'closed';
   }
 
   // --- timeouts, aborts, settling -------------------------------------------------
@@ -192,6 +342,14 @@ export class Connection {
     return entry;
   }
 
+  /** The transport says these answers cannot arrive: fail those requests now ('all': those it was handed, not those waiting for a renewal). */
+  private answersLost(ids: readonly JsonRpcId[] | 'all', error: McpClientError): void {
+    for (const id of ids === 'all' ? [...this.pending.keys()] : ids) {
+      const entry = this.pending.get(id);
+      if (entry && entry.sent) this.settle(id, entry).reject(this.siteError(entry.method, error));
+    }
+  }
+
   /** Timeout or abort: stop waiting, tell the server (W7), remember the id so a late answer drops quietly. */
   private abandon(id: JsonRpcId, reason: unknown): void {
     const entry = this.pending.get(id);
@@ -200,9 +358,17 @@ export class Connection {
     this.abandoned.add(id);
     if (this.abandoned.size > ABANDONED_IDS_KEPT) this.abandoned.delete(this.abandoned.values().next().value!);
     // MCP lifecycle: "The initialize request MUST NOT be cancelled by clients."
-    if (entry.method !== 'initialize' && this.state === 'open') {
+    if (entry.method !== 'initialize' && this.currentState === 'open') {
       const why = reason instanceof TimeoutError ? `timed out after ${entry.timeoutMs} ms` : 'aborted by the client';
-      this.notify('notifications/cancelled', { requestId: id, reason: why }).catch(() => {});
+      const told = this.notify('notifications/cancelled', { requestId: id, reason: why });
+      // The transport may stop the request's work once the server has heard why (an HTTP stream closing).
+      const signal = entry.abandonSignal;
+      told.then(
+        () => signal?.abort(),
+        () => signal?.abort(),
+      );
+    } else {
+      entry.abandonSignal?.abort();
     }
     entry.reject(reason);
   }
@@ -341,17 +507,22 @@ export class Connection {
   }
 
   private respond(response: JsonRpcResponse): void {
-    if (this.state !== 'open') return;
-    this.transport.send(response).catch(() => {
-      // The transport is gone; its onClose reports that.
+    if (this.currentState !== 'open') return;
+    // Not sent again after an expired session: the request it answers belonged to the old one.
+    this.transmit(response, false, false).catch(() => {
+      // The transport is gone (its onClose reports that), or the session the request came from is.
     });
   }
 
   // --- end -----------------------------------------------------------------------
 
-  private closed(end: TransportEnd): void {
-    if (this.state === 'closed' && this.end) return;
-    this.state = 'closed';
+  /** The connection ends: record why, fail everything pending, tell the owner. Once. */
+  private ending(end: TransportEnd, state: 'closing' | 'closed'): void {
+    if (this.end) {
+      if (this.currentState !== 'closing') this.currentState = 'closed';
+      return;
+    }
+    this.currentState = state;
     this.end = end;
     // Swap the map out first: a rejection callback that re-enters cannot see a half-cleared map.
     const pending = this.pending;
@@ -359,14 +530,16 @@ export class Connection {
     for (const [id, entry] of pending) this.settle(id, entry).reject(this.closedError(entry.method));
     for (const controller of this.serverRequests.values()) controller.abort();
     this.serverRequests.clear();
+    this.resolveEnded(end);
     this.options.onClose?.(end);
   }
 
-  /** W8: a transport's ClosedError knows the server but not the request; name it. */
-  private sendError(method: string, error: unknown): unknown {
+  /** W8: a transport's error knows the server but not the request; name it. */
+  private siteError(method: string, error: unknown): unknown {
     if (!(error instanceof ClosedError) || error.method !== undefined) return error;
-    const { reason, exitCode, signal, stderrTail, cause } = error;
-    return new ClosedError({ server: this.server, method }, { reason, exitCode, signal, stderrTail, cause });
+    if (error instanceof SessionExpiredError) return new SessionExpiredError({ server: this.server, method }, error.status ?? 404);
+    const { reason, exitCode, signal, stderrTail, status, cause } = error;
+    return new ClosedError({ server: this.server, method }, { reason, exitCode, signal, stderrTail, status, cause });
   }
 
   /** The error a request gets when the connection is (or goes) away, naming the method. */
@@ -377,4 +550,14 @@ export class Connection {
     if (end.reason === 'too-large') return new MessageTooLargeError(site, end.limitBytes);
     return new ClosedError(site, end);
   }
+}
+
+/** How a connection whose transport could not start ended: the transport's own account of it. */
+function endOf(error: unknown): TransportEnd {
+  if (error instanceof ClosedError) {
+    const { reason, exitCode, signal, stderrTail, status, cause } = error;
+    return { reason, exitCode, signal, stderrTail, status, cause };
+  }
+  if (error instanceof MessageTooLargeError) return { reason: 'too-large', limitBytes: error.limitBytes };
+  return { reason: 'transport', cause: error };
 }

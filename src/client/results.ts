@@ -11,29 +11,185 @@ export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 export type JsonObject = Record<string, unknown>;
 
+// --- the MCP types the client hands back (MCP 2025-11-25 schema) ------------------
+// Each extends JsonObject: keys this client does not know are kept, not dropped.
+
 export interface Implementation extends JsonObject {
   name: string;
   version: string;
+  title?: string;
 }
 
+export interface ServerCapabilities extends JsonObject {
+  tools?: { listChanged?: boolean } & JsonObject;
+  resources?: { subscribe?: boolean; listChanged?: boolean } & JsonObject;
+  prompts?: { listChanged?: boolean } & JsonObject;
+  logging?: JsonObject;
+  completions?: JsonObject;
+  experimental?: JsonObject;
+}
+
+/** The wire form of the 2025 handshake's answer. Hosts read a ServerProfile instead. */
 export interface InitializeResult extends JsonObject {
   protocolVersion: string;
-  capabilities: JsonObject;
+  capabilities: ServerCapabilities;
   serverInfo: Implementation;
   instructions?: string;
 }
 
+/** What the client knows about the server once the handshake is done, whichever handshake it was. */
+export interface ServerProfile {
+  protocolVersion: string;
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
+
+export interface Annotations extends JsonObject {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+}
+
+interface ContentFields extends JsonObject {
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface TextContent extends ContentFields {
+  type: 'text';
+  text: string;
+}
+
+/** `data` is base64. */
+export interface ImageContent extends ContentFields {
+  type: 'image';
+  data: string;
+  mimeType: string;
+}
+
+/** `data` is base64. */
+export interface AudioContent extends ContentFields {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+}
+
+export interface ResourceLink extends ContentFields {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+export interface TextResourceContents extends JsonObject {
+  uri: string;
+  mimeType?: string;
+  text: string;
+}
+
+/** `blob` is base64. */
+export interface BlobResourceContents extends JsonObject {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+}
+
+export type ResourceContents = TextResourceContents | BlobResourceContents;
+
+export interface EmbeddedResource extends ContentFields {
+  type: 'resource';
+  resource: ResourceContents;
+}
+
+/** A piece of a tool result or a prompt message; narrow on `type`. */
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+export interface ToolAnnotations extends JsonObject {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 export interface Tool extends JsonObject {
   name: string;
+  title?: string;
   description?: string;
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
+  annotations?: ToolAnnotations;
 }
 
 export interface CallToolResult extends JsonObject {
-  content: JsonObject[];
+  content: ContentBlock[];
   structuredContent?: JsonObject;
   isError?: boolean;
+}
+
+export interface Resource extends JsonObject {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+}
+
+export interface ResourceTemplate extends JsonObject {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+}
+
+export interface PromptArgument extends JsonObject {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface Prompt extends JsonObject {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+}
+
+export interface PromptMessage extends JsonObject {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+/** List results hold every page's items; `nextCursor` is consumed by the client. */
+export interface ListToolsResult extends JsonObject {
+  tools: Tool[];
+}
+export interface ListResourcesResult extends JsonObject {
+  resources: Resource[];
+}
+export interface ListResourceTemplatesResult extends JsonObject {
+  resourceTemplates: ResourceTemplate[];
+}
+export interface ListPromptsResult extends JsonObject {
+  prompts: Prompt[];
+}
+
+export interface ReadResourceResult extends JsonObject {
+  contents: ResourceContents[];
+}
+
+export interface GetPromptResult extends JsonObject {
+  description?: string;
+  messages: PromptMessage[];
 }
 
 /** Returns why `value` is not a valid result for `method`, or undefined when it is. */
@@ -56,6 +212,29 @@ function arrayOfObjects(key: string, each?: (item: JsonObject) => string | undef
 }
 
 const named = (item: JsonObject) => (typeof item.name === 'string' ? undefined : '"name" is not a string');
+const stringField = (item: JsonObject, key: string) => (typeof item[key] === 'string' ? undefined : `"${key}" is not a string`);
+
+/** Why `item` is not resource contents: a uri, and text or a base64 blob. */
+function resourceContentsProblem(item: JsonObject): string | undefined {
+  return stringField(item, 'uri') ?? (typeof item.text === 'string' || typeof item.blob === 'string' ? undefined : 'neither "text" nor "blob" is a string');
+}
+
+/** Why `block` is not one of the MCP content blocks, or undefined. */
+export function contentBlockProblem(block: JsonObject): string | undefined {
+  switch (block.type) {
+    case 'text':
+      return stringField(block, 'text');
+    case 'image':
+    case 'audio':
+      return stringField(block, 'data') ?? stringField(block, 'mimeType');
+    case 'resource_link':
+      return stringField(block, 'uri') ?? named(block);
+    case 'resource':
+      return isObject(block.resource) ? resourceContentsProblem(block.resource) : '"resource" is not an object';
+    default:
+      return typeof block.type === 'string' ? `unknown content type ${JSON.stringify(block.type).slice(0, 60)}` : '"type" is not a string';
+  }
+}
 const withUri = (field: 'uri' | 'uriTemplate') => (item: JsonObject) =>
   typeof item[field] !== 'string' ? `"${field}" is not a string` : named(item);
 
@@ -71,11 +250,18 @@ export const checkListTools = arrayOfObjects('tools', (tool) => named(tool) ?? (
 export const checkListResources = arrayOfObjects('resources', withUri('uri'));
 export const checkListResourceTemplates = arrayOfObjects('resourceTemplates', withUri('uriTemplate'));
 export const checkListPrompts = arrayOfObjects('prompts', named);
-export const checkReadResource = arrayOfObjects('contents', (item) => (typeof item.uri === 'string' ? undefined : '"uri" is not a string'));
-export const checkGetPrompt = arrayOfObjects('messages');
+export const checkReadResource = arrayOfObjects('contents', resourceContentsProblem);
+export const checkGetPrompt = arrayOfObjects('messages', (message) => {
+  if (message.role !== 'user' && message.role !== 'assistant') return '"role" is not "user" or "assistant"';
+  if (!isObject(message.content)) return '"content" is not an object';
+  const problem = contentBlockProblem(message.content);
+  return problem ? `content: ${problem}` : undefined;
+});
+
+const checkContentList = arrayOfObjects('content', contentBlockProblem);
 
 export const checkCallTool: ResultCheck = (value) => {
-  const problem = arrayOfObjects('content', (block) => (typeof block.type === 'string' ? undefined : '"type" is not a string'))(value);
+  const problem = checkContentList(value);
   if (problem) return problem;
   const result = value as JsonObject;
   if ('structuredContent' in result && result.structuredContent !== undefined && !isObject(result.structuredContent)) return '"structuredContent" is not an object';

@@ -85,6 +85,11 @@ class StdioServerSide implements ServerSide {
     // ever connected (a broken loader, say), nothing else would tell us.
     return {
       server: inner.server,
+      kind: inner.kind,
+      get pid() {
+        return inner.pid;
+      },
+      stderrTail: () => inner.stderrTail(),
       start: (handlers) =>
         inner.start({
           ...handlers,
@@ -112,7 +117,7 @@ class StdioServerSide implements ServerSide {
   }
 
   describe(): string {
-    const tail = this.transport?.stderrText().trim();
+    const tail = this.transport?.stderrTail().trim();
     return tail ? `relay stderr: ${tail}` : '';
   }
 

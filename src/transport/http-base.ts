@@ -1,15 +1,15 @@
-// What the two HTTP transports share: the URL and resolved headers, one
-// AbortController that close() fires to stop every fetch, status → typed
-// error mapping with secrets scrubbed, bounded body reading, and the memory
-// of the handshake so a new session (Streamable HTTP 404, legacy SSE
-// reconnect) can be initialized again without the Connection's help.
+// What the two HTTP transports share: the URL and headers (static ones
+// resolved at start, and those of a header provider asked before every
+// request, with one retry after a challenge), one AbortController that
+// close() fires to stop every fetch, status → typed error mapping with
+// secrets scrubbed, and bounded body reading. Neither transport knows an MCP
+// method: the handshake is the client's.
 
-import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, type ErrorSite } from '../errors.js';
+import { AuthError, ClosedError, ConfigError, MessageTooLargeError, ProtocolError, type ErrorSite } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
-import { isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/message.js';
 import type { BackoffPolicy } from '../util/backoff.js';
-import { redact, resolveHeaders, type HttpHeaderOptions, type ResolvedHeaders } from './http-headers.js';
+import { checkHeader, redact, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
 import type { TransportEnd, TransportHandlers } from './transport.js';
 
 export interface HttpTransportOptions extends HttpHeaderOptions {
@@ -23,6 +23,12 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
   reconnect?: Partial<BackoffPolicy> & { maxAttempts?: number };
   /** The fetch to use. Default: Node's built-in fetch. */
   fetch?: typeof fetch;
+  /**
+   * Headers that may change during the connection (a token that is
+   * refreshed), asked for before every HTTP request; their values are
+   * treated as secrets. See HeaderProvider.
+   */
+  headerProvider?: HeaderProvider;
 }
 
 /**
@@ -39,7 +45,10 @@ export abstract class HttpTransportBase {
   readonly server: string;
   protected readonly url: URL;
   protected handlers: TransportHandlers | undefined;
-  protected resolved: ResolvedHeaders = { headers: {}, secrets: [] };
+  /** Static headers, resolved at start. */
+  private staticHeaders: Record<string, string> = {};
+  /** Every value that must never appear in an error or a diagnostic: grows as a header provider hands out new ones. */
+  private readonly secrets = new Set<string>();
   protected readonly maxMessageBytes: number;
   protected readonly reconnectPolicy: BackoffPolicy & { maxAttempts: number };
   protected readonly fetchImpl: typeof fetch;
@@ -48,11 +57,6 @@ export abstract class HttpTransportBase {
   protected ended = false;
   /** Set by close() while it winds down: no new requests go out. */
   protected closing = false;
-  /** The initialize request and whether initialized was sent, replayed for a new session. */
-  protected handshake: { initialize?: JsonRpcRequest; initialized: boolean } = { initialized: false };
-  /** Answers to requests the transport itself sent (re-initialize); not passed to the Connection. */
-  private readonly internalWaiters = new Map<JsonRpcId, (message: Record<string, unknown>) => void>();
-  private internalCounter = 0;
   /** POSTs of notifications and responses still on their way (see drainOutgoing). */
   private readonly outgoing = new Set<Promise<unknown>>();
 
@@ -66,7 +70,9 @@ export abstract class HttpTransportBase {
 
   /** Resolves headers (throws ConfigError on a bad one) and keeps the handlers. */
   protected begin(handlers: TransportHandlers): void {
-    this.resolved = resolveHeaders(this.server, this.options);
+    const resolved = resolveHeaders(this.server, this.options);
+    this.staticHeaders = resolved.headers;
+    for (const secret of resolved.secrets) this.secrets.add(secret);
     this.handlers = handlers;
   }
 
@@ -101,64 +107,75 @@ export abstract class HttpTransportBase {
     clearTimeout(timer);
   }
 
-  /** Notes the handshake as it passes, so it can be replayed for a new session. */
-  protected remember(message: JsonRpcMessage): void {
-    if (!('method' in message)) return;
-    if (message.method === 'initialize' && 'id' in message) this.handshake = { initialize: message, initialized: false };
-    else if (message.method === 'notifications/initialized') this.handshake.initialized = true;
-  }
-
-  /** A copy of the recorded initialize with an id of our own, whose answer `deliver` keeps back. */
-  protected internalInitialize(): { request: JsonRpcRequest; answer: Promise<Record<string, unknown>> } {
-    const recorded = this.handshake.initialize;
-    if (!recorded) throw new ClosedError(this.site(), { reason: 'transport', cause: new Error('a new session is needed but no initialize was sent on this transport') });
-    const id = `mcpwire-reinitialize-${++this.internalCounter}`;
-    const answer = new Promise<Record<string, unknown>>((resolve) => this.internalWaiters.set(id, resolve));
-    return { request: { ...recorded, id }, answer };
-  }
-
-  protected forgetInternal(id: JsonRpcId): void {
-    this.internalWaiters.delete(id);
-  }
-
-  /** Hands one decoded JSON value to the Connection, keeping back answers to our own internal requests. */
-  protected deliver(value: unknown): void {
-    if (isObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') && !('method' in value)) {
-      const waiter = this.internalWaiters.get(value.id);
-      if (waiter) {
-        this.internalWaiters.delete(value.id);
-        waiter(value);
-        return;
-      }
-    }
-    this.handlers?.onMessage(value);
-  }
-
   /** Parses an SSE `data` or a JSON body; a malformed one is reported, not thrown (W3). */
   protected deliverText(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(redact(text, this.resolved.secrets)) });
+      this.reportNoise(text);
       return;
     }
-    this.deliver(value);
+    this.handlers?.onMessage(value);
   }
 
+  protected reportNoise(text: string): void {
+    this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(this.scrub(text)) });
+  }
+
+  /** The static headers with the request's own; the provider's are added per request by request(). */
   protected headersFor(extra: Record<string, string>): Record<string, string> {
-    return { ...this.resolved.headers, ...extra };
+    return { ...this.staticHeaders, ...extra };
   }
 
-  /** fetch, with network failures and close() turned into ClosedError. */
-  protected async request(url: URL, init: RequestInit, method: string | undefined, signal?: AbortSignal): Promise<Response> {
-    if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
+  /**
+   * fetch, with the header provider's headers added, network failures and
+   * close() turned into ClosedError, and one retry with fresh headers when
+   * the server answers 401/403 and the provider's challenge handler asks for it.
+   */
+  protected async request(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
+    const response = await this.fetchOnce(url, init, method, signal);
+    const provider = this.options.headerProvider;
+    if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
+    let retry: boolean;
     try {
-      return await this.fetchImpl(url, { ...init, signal: signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal });
+      retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url) });
+    } catch (error) {
+      await response.body?.cancel().catch(() => {});
+      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+    }
+    if (!retry) return response;
+    await response.body?.cancel().catch(() => {});
+    return this.fetchOnce(url, init, method, signal);
+  }
+
+  private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
+    if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
+    const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(url, init.method ?? 'GET', method)) } : init.headers;
+    try {
+      return await this.fetchImpl(url, { ...init, headers, signal: signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal });
     } catch (error) {
       if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
       throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
     }
+  }
+
+  /** The provider's headers for one request, checked like configured ones; every value becomes a secret. */
+  private async providedHeaders(url: URL, httpMethod: string, method: string | undefined): Promise<Record<string, string>> {
+    let provided: Readonly<Record<string, string>>;
+    try {
+      provided = await this.options.headerProvider!.headers({ url: new URL(url), method: httpMethod });
+    } catch (error) {
+      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(provided)) {
+      if (typeof value !== 'string' || value === '') continue;
+      checkHeader(this.server, name, value, ['headerProvider', name]);
+      this.secrets.add(value);
+      headers[name.toLowerCase()] = value;
+    }
+    return headers;
   }
 
   /** The typed error for a failed HTTP status: AuthError for 401/403, else ClosedError 'http' with a short, scrubbed body excerpt. */
@@ -173,7 +190,7 @@ export abstract class HttpTransportBase {
     } catch {
       // the excerpt is a courtesy; the status says enough
     }
-    const cause = body ? new Error(excerpt(redact(body, this.resolved.secrets))) : undefined;
+    const cause = body ? new Error(excerpt(this.scrub(body))) : undefined;
     return new ClosedError(this.site(method), { reason: 'http', status: response.status, cause });
   }
 
@@ -202,12 +219,13 @@ export abstract class HttpTransportBase {
   }
 
   scrub(text: string): string {
-    return redact(text, this.resolved.secrets);
+    return this.secrets.size === 0 ? text : redact(text, this.secrets);
   }
 
   protected scrubbed(error: unknown): unknown {
-    if (!(error instanceof Error) || this.resolved.secrets.length === 0) return error;
-    const clean = redact(error.message, this.resolved.secrets);
+    if (!(error instanceof Error) || this.secrets.size === 0) return error;
+    if (error instanceof ConfigError) return error; // names headers, never values
+    const clean = this.scrub(error.message);
     return clean === error.message ? error : new Error(clean);
   }
 

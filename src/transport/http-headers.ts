@@ -22,6 +22,21 @@ export interface HttpHeaderOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * Headers that can change during a connection (an OAuth access token that is
+ * refreshed): the HTTP transports ask for them before every request, and
+ * treat each value as a secret.
+ */
+export interface HeaderProvider {
+  headers(request: { url: URL; method: string }): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  /**
+   * The server answered 401 or 403 (its WWW-Authenticate header, if any, is
+   * passed on). Return true to send the request once more with fresh
+   * headers(); false, or no handler, fails it with an AuthError.
+   */
+  onChallenge?(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL }): boolean | Promise<boolean>;
+}
+
 export interface ResolvedHeaders {
   headers: Record<string, string>;
   /** Values that must never appear in a log, an error or a diagnostic. */
@@ -55,10 +70,8 @@ export function resolveHeaders(server: string, options: HttpHeaderOptions): Reso
   };
 
   const put = (name: string, raw: string, path: (string | number)[], secret: boolean) => {
-    if (!TOKEN.test(name)) throw new ConfigError(undefined, path, `"${name}" is not a valid HTTP header name`, { server });
     const { value, missing, fromEnv } = substitute(raw);
-    // A value with CR or LF would let one header smuggle another (header injection).
-    if (/[\r\n\0]/.test(value)) throw new ConfigError(undefined, path, `the value of header "${name}" contains a line break or NUL, which HTTP forbids`, { server });
+    checkHeader(server, name, value, path);
     if (missing || value.trim() === '') return; // dropped, so an unset token fails loudly at the server instead of sending "Authorization:"
     headers[name.toLowerCase()] = value;
     if (secret || fromEnv || SECRET_NAME.test(name)) secrets.push(value);
@@ -77,8 +90,15 @@ export function resolveHeaders(server: string, options: HttpHeaderOptions): Reso
   return { headers, secrets };
 }
 
+/** Throws a ConfigError naming the header (never its value) when the name or the value cannot be sent. */
+export function checkHeader(server: string, name: string, value: string, path: (string | number)[]): void {
+  if (!TOKEN.test(name)) throw new ConfigError(undefined, path, `"${name}" is not a valid HTTP header name`, { server });
+  // A value with CR or LF would let one header smuggle another (header injection).
+  if (/[\r\n\0]/.test(value)) throw new ConfigError(undefined, path, `the value of header "${name}" contains a line break or NUL, which HTTP forbids`, { server });
+}
+
 /** Replaces every occurrence of a secret in `text`. Applied to any server-supplied text we pass on. */
-export function redact(text: string, secrets: readonly string[]): string {
+export function redact(text: string, secrets: Iterable<string>): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out;

@@ -49,11 +49,12 @@ export interface StdioTransportOptions extends StdioServerParams {
 
 export class StdioTransport implements Transport {
   readonly server: string;
+  readonly kind = 'stdio' as const;
   private readonly argv: readonly string[];
   private child: ChildProcess | undefined;
   private handlers: TransportHandlers | undefined;
   private framer: LineFramer | undefined;
-  private readonly stderrTail: ByteTail;
+  private readonly stderrBytes: ByteTail;
   private ended = false; // onClose has been called
   private closingByUs = false;
   private exited = false;
@@ -65,7 +66,7 @@ export class StdioTransport implements Transport {
     this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
     if (this.argv.length === 0 || !this.argv[0]) throw new TypeError('StdioTransport: command is empty');
     this.server = options.server ?? this.argv[0];
-    this.stderrTail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    this.stderrBytes = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   }
 
   /** The process id, once started. */
@@ -98,7 +99,7 @@ export class StdioTransport implements Transport {
 
     const stderrDecoder = new StringDecoder('utf8');
     child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderrTail.push(chunk);
+      this.stderrBytes.push(chunk);
       const hook = this.handlers?.onDiagnostic;
       if (hook) hook({ kind: 'stderr', server: this.server, text: stderrDecoder.write(chunk) });
     });
@@ -118,7 +119,7 @@ export class StdioTransport implements Transport {
       if ((stdoutEnded && stderrEnded) || drainTimer === undefined) {
         if (drainTimer) clearTimeout(drainTimer);
         this.framer!.end();
-        this.finish({ reason: 'exited', exitCode: exitInfo.code, signal: exitInfo.signal, stderrTail: this.stderrTail.text() });
+        this.finish({ reason: 'exited', exitCode: exitInfo.code, signal: exitInfo.signal, stderrTail: this.stderrBytes.text() });
       }
     };
     child.stdout!.on('end', () => {
@@ -129,7 +130,7 @@ export class StdioTransport implements Transport {
       setTimeout(() => {
         if (this.exited || this.ended) return;
         this.framer!.end();
-        this.finish({ reason: 'output-closed', stderrTail: this.stderrTail.text() });
+        this.finish({ reason: 'output-closed', stderrTail: this.stderrBytes.text() });
         void this.terminate(false);
       }, DRAIN_AFTER_EXIT_MS).unref();
     });
@@ -177,7 +178,7 @@ export class StdioTransport implements Transport {
     if (!this.ended && stdin && !stdin.destroyed && !stdin.writableEnded) return undefined;
     // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
     const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
-    return new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrTail.text() });
+    return new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrBytes.text() });
   }
 
   /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
@@ -185,7 +186,7 @@ export class StdioTransport implements Transport {
     const refused = this.refusal();
     if (refused) return done(refused);
     this.child!.stdin!.write(text, (error) => {
-      done(error ? new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrTail.text() }) : null);
+      done(error ? new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() }) : null);
     });
   }
 
@@ -220,15 +221,15 @@ export class StdioTransport implements Transport {
   }
 
   /** The text of the last stderr bytes (for state reports). */
-  stderrText(): string {
-    return this.stderrTail.text();
+  stderrTail(): string {
+    return this.stderrBytes.text();
   }
 
   private finish(end: TransportEnd): void {
     if (this.ended) return;
     this.ended = true;
     // While our own close() runs, the exit it causes is reported as 'closed'.
-    this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrTail.text() } : end);
+    this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end);
   }
 
   /** L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait. `gentle` false skips the stdin step. */

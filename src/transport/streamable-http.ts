@@ -3,16 +3,18 @@
 // body or an SSE stream that may carry server requests and notifications
 // before the response; a dropped stream is resumed by GET with
 // Last-Event-ID after the server's `retry`; the optional GET stream carries
-// server-initiated messages. Keeps Mcp-Session-Id, sends
-// MCP-Protocol-Version after initialize, re-initializes once on 404/410,
-// DELETEs the session on close.
+// server-initiated messages. Keeps the Mcp-Session-Id the server assigns,
+// sends MCP-Protocol-Version once the client sets it, reports a 404/410 on a
+// message carrying the session as a SessionExpiredError (the client runs the
+// handshake again and the Connection sends the message once more), DELETEs
+// the session on close.
 
-import { ClosedError, MessageTooLargeError } from '../errors.js';
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
+import { ClosedError, MessageTooLargeError, SessionExpiredError, type McpClientError } from '../errors.js';
+import { classify, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import { readSse, type SseEvent } from './sse-stream.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import type { SendOptions, Transport, TransportHandlers } from './transport.js';
 
 export interface StreamableHttpTransportOptions extends HttpTransportOptions {
   /** Open the GET stream for server-initiated messages after initialization. Default true. */
@@ -31,11 +33,11 @@ interface StreamCursor {
 }
 
 export class StreamableHttpTransport extends HttpTransportBase implements Transport {
+  readonly kind = 'streamable-http' as const;
+  /** A cancelled request's signal aborts its POST and the stream that would carry its answer. */
+  readonly usesRequestSignals = true;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private reinitializing: Promise<void> | undefined;
-  /** Aborts the POST (and its stream) of a request the Connection has cancelled. */
-  private readonly inflight = new Map<JsonRpcId, AbortController>();
   private listener: AbortController | undefined;
   private closePromise: Promise<void> | undefined;
 
@@ -51,18 +53,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     this.protocolVersion = version;
   }
 
+  /** The session is initialized: open the GET stream for server-initiated messages (again, after a renewal). */
+  handshakeComplete(): void {
+    if (this.streamOptions.listen !== false && !this.ended && !this.closing) this.listen();
+  }
+
   /**
-   * Sends one message. For a request, settles when its answer has arrived
-   * (resolves) or cannot arrive any more (rejects): the Connection fails the
-   * request with that error instead of letting it hang.
+   * POSTs one message. Resolves once the server has accepted it; a
+   * request's answer is then read in the background (a JSON body or an SSE
+   * stream) and delivered through onMessage, or reported lost.
    */
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.ended || this.closing) throw new ClosedError(this.site('method' in message ? message.method : undefined), { reason: 'closed' });
-    this.remember(message);
-    if ('method' in message && message.method === 'notifications/cancelled') this.abortCancelled(message.params?.requestId);
-    const post = this.post(message, true);
-    await ('id' in message && 'method' in message ? post : this.trackOutgoing(post));
-    if ('method' in message && message.method === 'notifications/initialized' && this.streamOptions.listen !== false) this.listen();
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    const method = 'method' in message ? message.method : undefined;
+    if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
+    const requestId = 'method' in message && 'id' in message ? message.id : undefined;
+    const post = this.post(message, method, requestId, options?.signal);
+    await (requestId === undefined ? this.trackOutgoing(post) : post);
   }
 
   close(): Promise<void> {
@@ -96,50 +102,63 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return headers;
   }
 
-  private async post(message: JsonRpcMessage, mayReinitialize: boolean): Promise<void> {
-    const method = 'method' in message ? message.method : undefined;
-    const requestId = 'method' in message && 'id' in message ? message.id : undefined;
-    const isInitialize = method === 'initialize';
+  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined): Promise<void> {
     const sentSession = this.sessionId;
-    const own = requestId === undefined ? undefined : new AbortController();
-    if (own) this.inflight.set(requestId!, own);
+    let response: Response;
     try {
-      const response = await this.request(
+      response = await this.request(
         this.url,
         {
           method: 'POST',
-          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(isInitialize ? {} : this.sessionHeaders()) }),
+          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.sessionHeaders() }),
           body: JSON.stringify(message),
         },
         method,
-        own?.signal,
+        signal,
       );
-      if (isInitialize) this.takeSessionId(response);
+    } catch (error) {
+      if (signal?.aborted && !this.ended) return; // the Connection gave up on this request and has settled it
+      throw error;
+    }
+    // The server assigns the session in its answer to the message that opened it (the handshake's first).
+    if (sentSession === undefined) this.takeSessionId(response);
 
-      // "When a client receives HTTP 404 in response to a request containing an MCP-Session-Id,
-      // it MUST start a new session"; 410 Gone is treated alike. Once per message.
-      if ((response.status === 404 || response.status === 410) && sentSession !== undefined && !isInitialize && mayReinitialize) {
-        await response.body?.cancel().catch(() => {});
-        await this.newSession(sentSession);
-        return await this.post(message, false);
-      }
-      if (!response.ok) throw await this.statusError(response, method);
-      if (requestId === undefined || response.status === 202) {
-        // Notifications and responses: 202 with no body. Loose servers answer 200 with a body; it is not ours to read.
-        await response.body?.cancel().catch(() => {});
-        return;
-      }
-      const type = response.headers.get('content-type') ?? '';
-      if (type.includes('text/event-stream')) return await this.followStream(response, requestId, method, own!.signal);
-      if (type.includes('application/json')) return await this.takeJsonAnswer(response, requestId, method);
+    // "When a client receives HTTP 404 in response to a request containing an MCP-Session-Id,
+    // it MUST start a new session"; 410 Gone is treated alike. The server did not process the message.
+    if ((response.status === 404 || response.status === 410) && sentSession !== undefined) {
+      await response.body?.cancel().catch(() => {});
+      this.sessionExpired(sentSession);
+      throw new SessionExpiredError(this.site(method), response.status);
+    }
+    if (!response.ok) throw await this.statusError(response, method);
+    if (requestId === undefined || response.status === 202) {
+      // Notifications and responses: 202 with no body. Loose servers answer 200 with a body; it is not ours to read.
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    const type = response.headers.get('content-type') ?? '';
+    const answer = type.includes('text/event-stream')
+      ? this.followStream(response, requestId, method, signal)
+      : type.includes('application/json')
+        ? this.takeJsonAnswer(response, requestId, method)
+        : undefined;
+    if (!answer) {
       await response.body?.cancel().catch(() => {});
       throw this.protocolError(method, `the server answered a request with Content-Type "${type}"; expected application/json or text/event-stream`);
-    } catch (error) {
-      if (own?.signal.aborted && !this.ended) return; // the Connection cancelled this request and has already settled it
-      throw error;
-    } finally {
-      if (own) this.inflight.delete(requestId!);
     }
+    // Handed off: the answer arrives through onMessage, or is reported lost.
+    answer.catch((error: unknown) => {
+      if (signal?.aborted && !this.ended) return;
+      this.handlers?.onAnswersLost([requestId], error as McpClientError);
+    });
+  }
+
+  /** Forgets a session the server no longer knows, once (concurrent requests may all meet it). */
+  private sessionExpired(expired: string): void {
+    if (this.sessionId !== expired) return;
+    this.sessionId = undefined;
+    this.protocolVersion = undefined;
+    this.listener?.abort();
   }
 
   /** A JSON body must hold the answer; without it the request would wait for nothing until its timeout. */
@@ -151,49 +170,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     } catch {
       throw this.protocolError(method, `the server's application/json answer is not JSON (${text.length} characters)`);
     }
-    this.deliver(value);
+    this.handlers?.onMessage(value);
     if (!isAnswerTo(value, requestId)) throw this.protocolError(method, "the server's application/json answer does not hold the response to this request");
   }
 
   private takeSessionId(response: Response): void {
     const id = response.headers.get('mcp-session-id');
     if (id !== null && SESSION_ID.test(id)) this.sessionId = id;
-  }
-
-  private abortCancelled(requestId: unknown): void {
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    // Abort after the cancellation itself has gone out, so the server hears why the stream closes.
-    const controller = this.inflight.get(requestId);
-    if (controller) setImmediate(() => controller.abort());
-  }
-
-  /** One re-initialization shared by every request that met the same expired session. */
-  private newSession(expired: string): Promise<void> {
-    // A request that met the expired session while another renews it waits for that renewal: its
-    // retry must carry the new session id, and it would go out with none if sent before the answer.
-    if (this.reinitializing) return this.reinitializing;
-    if (this.sessionId !== expired) return Promise.resolve(); // another request already renewed it
-    this.reinitializing = (async () => {
-      this.sessionId = undefined;
-      this.listener?.abort();
-      const { request, answer } = this.internalInitialize();
-      try {
-        await this.post(request, false);
-        // post() returns once the answer has been delivered (JSON body or SSE stream), so `answer`
-        // is settled by now; the race only keeps a server that answered nothing from hanging us.
-        const result = await Promise.race([answer, sleep(0).then(() => undefined)]);
-        if (!result || !('result' in result)) {
-          throw new ClosedError(this.site(), { reason: 'transport', cause: new Error('the session expired and the new initialize was not answered with a result') });
-        }
-      } finally {
-        this.forgetInternal(request.id);
-      }
-      if (this.handshake.initialized) await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, false);
-      if (this.streamOptions.listen !== false) this.listen();
-    })().finally(() => {
-      this.reinitializing = undefined;
-    });
-    return this.reinitializing;
   }
 
   // --- SSE streams -----------------------------------------------------------------
@@ -204,7 +187,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * "Resumability and Redelivery"). Without an event id there is nothing to
    * resume from, and the request fails as closed.
    */
-  private async followStream(response: Response, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal): Promise<void> {
+  private async followStream(response: Response, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const cursor: StreamCursor = {};
     let answered = false;
     const onMessage = (value: unknown) => {
@@ -230,8 +213,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error(`the response stream could not be resumed after ${failures} attempts`) });
         }
         // "The client MUST respect the retry field, waiting the given number of milliseconds before attempting to reconnect."
-        await sleep(cursor.retryMs ?? nextDelay(failures, this.reconnectPolicy), signal).catch(() => {});
-        if (signal.aborted) return;
+        await sleep(cursor.retryMs ?? nextDelay(failures, this.reconnectPolicy), signal ?? this.lifetime.signal).catch(() => {});
+        if (signal?.aborted || this.ended) return;
         const resumed = await this.resume(cursor.lastEventId, method, signal);
         if (resumed !== undefined) {
           current = resumed;
@@ -243,12 +226,12 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** GET with Last-Event-ID. Undefined when the server would not resume this time (retry later). */
-  private async resume(lastEventId: string, method: string | undefined, signal: AbortSignal): Promise<Response | undefined> {
+  private async resume(lastEventId: string, method: string | undefined, signal: AbortSignal | undefined): Promise<Response | undefined> {
     let response: Response;
     try {
       response = await this.request(this.url, { method: 'GET', headers: this.headersFor({ accept: 'text/event-stream', 'last-event-id': lastEventId, ...this.sessionHeaders() }) }, method, signal);
     } catch (error) {
-      if (this.ended || signal.aborted) throw error;
+      if (this.ended || signal?.aborted) throw error;
       return undefined; // network trouble: count it and try again after the delay
     }
     if (response.status === 401 || response.status === 403 || response.status === 404 || response.status === 405) throw await this.statusError(response, method);
@@ -282,7 +265,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
             return;
           }
           onMessage(value);
-          this.deliver(value);
+          this.handlers?.onMessage(value);
         },
       });
     } catch (error) {
@@ -326,7 +309,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 }
 
+/** Whether a decoded message (or batch) holds the answer to request `id`, valid or not: the stream's work is then done. */
 function isAnswerTo(value: unknown, id: JsonRpcId): boolean {
   if (Array.isArray(value)) return value.some((item) => isAnswerTo(item, id));
-  return typeof value === 'object' && value !== null && !('method' in value) && (value as { id?: unknown }).id === id;
+  const c = classify(value);
+  return c.kind === 'response' ? c.message.id === id : c.kind === 'invalid' && c.id === id;
 }

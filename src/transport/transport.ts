@@ -1,35 +1,78 @@
 // The seam between the wire and MCP: a Transport moves JSON-RPC messages and
-// reports how it ended. It knows nothing of MCP methods and never restarts
-// itself (restart policy belongs to the supervisor above the client).
+// reports what happened to them. It knows no MCP method: the handshake,
+// correlation of answers with requests, timeouts and retries belong to the
+// Connection and the client above it. It never restarts itself (restart
+// policy belongs to the supervisor above the client).
 
-import type { ClosedDetail } from '../errors.js';
+import type { ClosedDetail, McpClientError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
-import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 
 /** Why a transport ended: a ClosedDetail, or a message that broke the size cap (W2). */
 export type TransportEnd = ClosedDetail | { reason: 'too-large'; limitBytes: number };
 
+/** Which wire a transport speaks (what `connect()` ended up using, after a fallback). */
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
 export interface TransportHandlers {
   /** One decoded JSON value (a message, a batch, or garbage the connection must sort out). */
   onMessage(value: unknown): void;
+  /**
+   * The answers to these requests can no longer arrive ('all': to every
+   * request in flight), e.g. the HTTP stream that would carry them ended.
+   * The Connection fails those requests at once with `error` instead of
+   * letting them wait for their timeouts. The transport itself goes on.
+   */
+  onAnswersLost(ids: readonly JsonRpcId[] | 'all', error: McpClientError): void;
+  /**
+   * The server no longer knows this client's session (a reopened legacy SSE
+   * stream is a new session): the handshake must run again before anything
+   * else is sent. Streamable HTTP reports an expired session by rejecting
+   * send() with a SessionExpiredError instead, since that message was not
+   * processed and can be sent again.
+   */
+  onSessionExpired(): void;
   /** Called exactly once, when the transport can no longer deliver messages. */
   onClose(end: TransportEnd): void;
   onDiagnostic?: DiagnosticHook;
 }
 
+export interface SendOptions {
+  /**
+   * Aborted once the Connection has given up on this request (timeout or
+   * abort) and told the server so: the transport may stop the work tied to
+   * it (an HTTP response stream). Passed only to transports that set
+   * `usesRequestSignals`, so the others cost nothing per request.
+   */
+  signal?: AbortSignal;
+}
+
 export interface Transport {
   /** The server's label used in errors and diagnostics. */
   readonly server: string;
-  /** Opens the connection (spawns the process, opens the stream). Rejects with a ClosedError if it cannot. */
+  readonly kind: TransportKind;
+  /** Whether send() makes use of SendOptions.signal for requests. */
+  readonly usesRequestSignals?: boolean;
+  /** The server's process id, for transports that start a process, once started. */
+  readonly pid?: number | undefined;
+  /** The last bytes the server wrote to stderr, for transports that start a process. */
+  stderrTail?(): string;
+  /**
+   * Opens the connection (spawns the process, opens the stream). Rejects with
+   * a typed error that says, in this transport's own terms, why it could not
+   * start: a ClosedError (`spawn-failed` for a process, `transport` or `http`
+   * for a URL) or a ConfigError for a setting that cannot work.
+   */
   start(handlers: TransportHandlers): Promise<void>;
   /**
-   * Sends one message. Resolves once it is delivered (stdio: written to the
-   * pipe; HTTP: for a request, once its answer has arrived). Rejects with a
-   * typed error when delivery fails, or, over HTTP, when the stream that
-   * would carry a request's answer ends without it: the Connection then fails
-   * that request at once instead of letting it wait for its timeout.
+   * Sends one message. Resolves once it is handed off: written to the pipe
+   * (stdio), or accepted by the server (HTTP; a request's answer then
+   * arrives through onMessage, or onAnswersLost if it cannot). Rejects with
+   * a typed error when the message could not be handed off; with a
+   * SessionExpiredError when the server no longer knows the session and did
+   * not process the message.
    */
-  send(message: JsonRpcMessage): Promise<void>;
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** Graceful, idempotent shutdown. onClose fires (with reason 'closed') if it has not already. */
   close(): Promise<void>;
   /**
@@ -37,6 +80,8 @@ export interface Transport {
    * that came from the server, before it goes into an error or a diagnostic (T4).
    */
   scrub?(text: string): string;
-  /** Tells the transport the negotiated protocol version (HTTP transports send it as a header). */
+  /** The negotiated protocol version, set before the handshake's last message (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
+  /** The handshake is complete; called again after each renewal (Streamable HTTP then opens its GET stream). */
+  handshakeComplete?(): void;
 }
