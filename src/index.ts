@@ -7,27 +7,55 @@ export type { Diagnostic, DiagnosticHook } from './diagnostics.js';
 export { ErrorCodes } from './jsonrpc/codes.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc/message.js';
 export { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES, type LineFramer, type LineFramerOptions } from './jsonrpc/line-framer.js';
-export type { Transport, TransportEnd, TransportHandlers } from './transport/transport.js';
+export type { SendOptions, Transport, TransportEnd, TransportHandlers, TransportKind } from './transport/transport.js';
 export { StdioTransport, type StdioServerParams, type StdioTransportOptions } from './transport/stdio.js';
 export {
   Connection,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  type ConnectionState,
+  type HandshakeChannel,
   type ProgressUpdate,
   type RequestContext,
   type RequestHandler,
   type RequestOptions,
 } from './client/connection.js';
 export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ListChangedKind, type McpClientOptions } from './client/client.js';
+export { initializeHandshake, type Handshake, type HandshakeRequest } from './client/handshake.js';
 export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type Annotations,
+  type AudioContent,
+  type BlobResourceContents,
   type CallToolResult,
+  type ContentBlock,
+  type EmbeddedResource,
+  type GetPromptResult,
+  type ImageContent,
   type Implementation,
   type InitializeResult,
+  type JsonObject,
+  type ListPromptsResult,
+  type ListResourceTemplatesResult,
+  type ListResourcesResult,
+  type ListToolsResult,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceContents,
+  type ResourceLink,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type ServerProfile,
+  type TextContent,
+  type TextResourceContents,
   type Tool,
+  type ToolAnnotations,
 } from './client/results.js';
 export { connect, connectStdio, createTransport, type ServerParams } from './client/connect.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
-export type { HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
+export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
