@@ -75,14 +75,20 @@ export interface AudioContent extends ContentFields {
   mimeType: string;
 }
 
-export interface ResourceLink extends ContentFields {
-  type: 'resource_link';
+export interface Resource extends JsonObject {
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
   size?: number;
+  annotations?: Annotations;
+}
+
+/** A resource the server points at without its contents (MCP: a ResourceLink is a Resource with a type). */
+export interface ResourceLink extends Resource {
+  type: 'resource_link';
+  _meta?: JsonObject;
 }
 
 export interface TextResourceContents extends JsonObject {
@@ -129,16 +135,6 @@ export interface CallToolResult extends JsonObject {
   content: ContentBlock[];
   structuredContent?: JsonObject;
   isError?: boolean;
-}
-
-export interface Resource extends JsonObject {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
 }
 
 export interface ResourceTemplate extends JsonObject {
