@@ -13,6 +13,9 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { WireMessage } from './wire-message.js';
+
+export type { WireMessage } from './wire-message.js';
 
 /** The protocol version the fixture answers initialize with (the newest revision). */
 export const FIXTURE_PROTOCOL_VERSION = '2025-11-25';
@@ -22,16 +25,6 @@ export const FIXTURE_INIT_RESULT = {
   capabilities: { tools: {} },
   serverInfo: { name: 'http-fixture', version: '1.0.0' },
 };
-
-/** A JSON-RPC message as received, loosely typed for assertions. */
-export interface WireMessage {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
 
 /** One HTTP request the fixture received. */
 export interface RecordedRequest {
