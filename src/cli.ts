@@ -13,11 +13,15 @@ import { runConformanceCommand } from './conformance/command.js';
 import { runOfficialClient } from './conformance/official-client.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
 import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
+import { errorText, firstLine } from './util/text.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLED_CONFIG = path.join(PACKAGE_ROOT, 'examples', 'mcpwire.json');
 
 /** Exit statuses: 1 = the job ran and reported failure (a tool error, a failed case); 2 = usage; 3+ = typed errors. */
+/** A tool description is cut to this many characters in a listing: one line per tool on a terminal. */
+const DESCRIPTION_CHARS = 100;
+
 const EXIT_FOR: Record<McpErrorCode, number> = { config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7 };
 
 const USAGE = `mcpwire — an MCP client that speaks the protocol itself
@@ -131,7 +135,7 @@ async function demo(args: string[]): Promise<number> {
       const info = client.serverInfo!.serverInfo;
       process.stdout.write(`server ${server.name}: ${info.name} ${info.version}, protocol ${client.protocolVersion}\n`);
       process.stdout.write(`${tools.length} tools:\n`);
-      for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+      for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : ''}\n`);
       if (result) {
         process.stdout.write(`\ncall echo ${JSON.stringify({ message })}:\n`);
         printResult(result);
@@ -153,7 +157,7 @@ async function tools(args: string[]): Promise<number> {
       report[server.name] = list.tools;
       if (!values.json) {
         process.stdout.write(`${server.name} (${list.tools.length} tools)\n`);
-        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : ''}\n`);
       }
     } catch (error) {
       // One server's failure never hides the others' tools.
@@ -229,15 +233,6 @@ function printResult(result: CallToolResult): void {
     }
   }
   if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!;
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 function errorJson(error: unknown): unknown {
