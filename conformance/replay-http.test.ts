@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { runFile, type CaseResult } from '../src/conformance/runner.js';
 import { SERVER_SIDES } from '../src/conformance/server-sides.js';
 import { collectTranscriptFiles } from '../src/conformance/discover.js';
-import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, writeTranscript } from '../spec-tests/helpers/transcripts.js';
+import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, writeTranscript } from '../src/testing/transcripts.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED_DIR = fileURLToPath(new URL('../../shared/conformance/transcripts/', import.meta.url));

@@ -11,7 +11,8 @@ import { describe, test } from 'node:test';
 import { McpClient } from '../src/client/client.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/client/results.js';
 import { ClosedError, ProtocolError } from '../src/errors.js';
-import { INIT_RESULT, NO_ANSWER, ScriptedTransport, receivedLines, startScriptedServer, type WireMessage } from './helpers/scripted-transport.js';
+import { INIT_RESULT, NO_ANSWER, ScriptedTransport, type WireMessage } from '../src/testing/scripted-transport.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
 
 type Line = { id?: unknown; method?: string; params?: Record<string, unknown> };
 

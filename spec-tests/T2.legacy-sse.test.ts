@@ -23,7 +23,7 @@ import type { JsonObject } from '../src/client/results.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../src/client/connection.js';
 import { DEFAULT_RECONNECT } from '../src/transport/http-base.js';
 import { nextDelay } from '../src/util/backoff.js';
-import { FIXTURE_PROTOCOL_VERSION, startHttpFixture, until, type HttpFixture, type HttpFixtureOptions } from './helpers/http-fixture.js';
+import { FIXTURE_PROTOCOL_VERSION, startHttpFixture, until, type HttpFixture, type HttpFixtureOptions } from '../src/testing/http-fixture.js';
 
 const SERVER = 't2-fixture';
 

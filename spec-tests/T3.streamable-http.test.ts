@@ -25,7 +25,7 @@ import {
 } from '../src/index.js';
 import type { JsonObject } from '../src/client/results.js';
 import { peakGrowth } from './helpers/memory.js';
-import { FIXTURE_PROTOCOL_VERSION, responseTo, startHttpFixture, until, within, type HttpFixture, type HttpFixtureOptions } from './helpers/http-fixture.js';
+import { FIXTURE_PROTOCOL_VERSION, responseTo, startHttpFixture, until, within, type HttpFixture, type HttpFixtureOptions } from '../src/testing/http-fixture.js';
 
 const SERVER = 't3-fixture';
 

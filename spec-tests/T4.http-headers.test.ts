@@ -20,7 +20,7 @@ import {
   type McpClientOptions,
   type Transport,
 } from '../src/index.js';
-import { responseTo, startHttpFixture, type HttpFixture, type HttpFixtureOptions, type RecordedRequest } from './helpers/http-fixture.js';
+import { responseTo, startHttpFixture, type HttpFixture, type HttpFixtureOptions, type RecordedRequest } from '../src/testing/http-fixture.js';
 import { freePort } from './helpers/interop.js';
 
 const SERVER = 't4-fixture';

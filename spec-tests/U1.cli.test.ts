@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -17,6 +17,25 @@ function mcpwire(...args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+const recordLoads = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
+
+/** Runs the CLI with a loader hook that records every module it resolves; returns the run and those module URLs. */
+function mcpwireRecordingLoads(t: { after(fn: () => void): void }, ...args: string[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-loads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'modules.log');
+  writeFileSync(log, '');
+  const run = spawnSync(process.execPath, ['--import', recordLoads, bin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, MCPWIRE_MODULE_LOG: log },
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
+const CONFORMANCE_MODULE = /\/src\/conformance\//;
 
 function mcpwireAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -86,4 +105,40 @@ test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE ser
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(JSON.parse(run.stdout), { content: [{ type: 'text', text: 'Echo: by url alone' }] });
   assert.match(run.stderr, /note: legacy refused Streamable HTTP \(HTTP 4\d\d\); trying the legacy HTTP\+SSE transport/);
+});
+
+test('U1: every documented flag is accepted: tools --verbose exits 0 and prints the server\'s diagnostics on stderr', () => {
+  const run = mcpwire('tools', '--verbose');
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^everything \(\d+ tools\)/m);
+  // The bundled server announces itself on stderr: with --verbose that chunk reaches the person, named by server.
+  assert.match(run.stderr, /^everything: stderr "Starting/m, run.stderr);
+  const quiet = mcpwire('tools');
+  assert.equal(quiet.status, 0, quiet.stderr);
+  assert.doesNotMatch(quiet.stderr, /stderr "/);
+  for (const args of [['demo', '-v', '--json'], ['call', 'everything', 'echo', '{"message":"v"}', '--verbose', '--json']]) {
+    const verbose = mcpwire(...args);
+    assert.equal(verbose.status, 0, `${args.join(' ')}: ${verbose.stderr}`);
+  }
+});
+
+test('U1: --help after a command prints the usage, which lists --verbose for the commands that take it', () => {
+  const run = mcpwire('tools', '--help');
+  assert.equal(run.status, 0, run.stderr);
+  for (const command of ['demo', 'tools', 'call', 'conformance']) {
+    assert.match(run.stdout, new RegExp(`mcpwire ${command} [^\n]*--verbose`), `${command} lists --verbose`);
+  }
+});
+
+test('U1: --version, help and tools do not load the conformance runner; conformance does', (t) => {
+  for (const args of [['--version'], ['help'], ['tools', '--json']]) {
+    const run = mcpwireRecordingLoads(t, ...args);
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(run.modules.some((url) => url.endsWith('/src/cli.ts')), `the hook saw the CLI load (${args.join(' ')})`);
+    assert.deepEqual(run.modules.filter((url) => CONFORMANCE_MODULE.test(url)), [], `mcpwire ${args.join(' ')} loaded conformance modules`);
+  }
+  // The same record for a command that needs the runner: the hook does see it when it loads.
+  const conformance = mcpwireRecordingLoads(t, 'conformance', '--help');
+  assert.equal(conformance.status, 0, conformance.stderr);
+  assert.ok(conformance.modules.some((url) => url.endsWith('/src/conformance/command.ts')), conformance.modules.join('\n'));
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createLineFramer } from '../src/jsonrpc/line-framer.js';
 import { encodeLine } from '../src/jsonrpc/message.js';
-import { receivedLines, startScriptedServer } from './helpers/scripted-transport.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
 
 const MULTI_BYTE = 'CJK 漢字かな, emoji 😀👍🏽, accents é€';
 

@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import { McpClient } from '../src/client/client.js';
 import { ProtocolError } from '../src/errors.js';
 import type { Diagnostic } from '../src/diagnostics.js';
-import { NO_ANSWER, ScriptedTransport, handshake, receivedLines, startScriptedServer } from './helpers/scripted-transport.js';
+import { NO_ANSWER, ScriptedTransport, handshake } from '../src/testing/scripted-transport.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
 
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 

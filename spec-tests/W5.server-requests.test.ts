@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpClient } from '../src/client/client.js';
 import { RpcError } from '../src/errors.js';
-import { ScriptedTransport, handshake, startScriptedServer, type WireMessage } from './helpers/scripted-transport.js';
+import { ScriptedTransport, handshake, type WireMessage } from '../src/testing/scripted-transport.js';
+import { startScriptedServer } from './helpers/scripted-server.js';
 
 const ALL = ['ping', 'sampling/createMessage', 'elicitation/create', 'roots/list', 'vendor/unknown-method'];
 

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpClient, type ListChangedKind } from '../src/client/client.js';
 import type { ProgressUpdate } from '../src/client/connection.js';
-import { ScriptedTransport, handshake, receivedLines, startScriptedServer } from './helpers/scripted-transport.js';
+import { ScriptedTransport, handshake } from '../src/testing/scripted-transport.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
 
 describe('W6 notifications', { timeout: 30_000 }, () => {
   test('W6: progress, message and list_changed notifications reach their hooks (real process)', async (t) => {

@@ -9,7 +9,9 @@ import { describe, test } from 'node:test';
 import { McpClient } from '../src/client/client.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../src/client/connection.js';
 import { TimeoutError } from '../src/errors.js';
-import { NO_ANSWER, ScriptedTransport, handshake, receivedLines, sleep, startScriptedServer } from './helpers/scripted-transport.js';
+import { sleep } from '../src/util/backoff.js';
+import { NO_ANSWER, ScriptedTransport, handshake } from '../src/testing/scripted-transport.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
 
 type Line = { id?: number | string; method?: string; params?: { requestId?: unknown; reason?: unknown; name?: string } };
 const parse = (lines: string[]) => lines.map((l) => JSON.parse(l) as Line);

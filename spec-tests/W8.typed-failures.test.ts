@@ -17,7 +17,8 @@ import {
   isMcpClientError,
 } from '../src/errors.js';
 import { StdioTransport } from '../src/transport/stdio.js';
-import { NO_ANSWER, ScriptedTransport, handshake, startScriptedServer } from './helpers/scripted-transport.js';
+import { NO_ANSWER, ScriptedTransport, handshake } from '../src/testing/scripted-transport.js';
+import { startScriptedServer } from './helpers/scripted-server.js';
 
 /** The rejection of `promise`, which must reject. */
 async function failure(promise: Promise<unknown>): Promise<unknown> {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { describe, test, type TestContext } from 'node:test';
 import { connect, McpClient, SseTransport, StreamableHttpTransport, type Diagnostic, type ProgressUpdate, type Transport } from '../src/index.js';
-import { until } from './helpers/http-fixture.js';
+import { until } from '../src/testing/http-fixture.js';
 import { startEverythingHttp as startEverything, text } from './helpers/interop.js';
 
 

@@ -9,30 +9,37 @@ import { parseArgs } from 'node:util';
 import type { McpClient } from './client/client.js';
 import { connect } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
-import { runConformanceCommand } from './conformance/command.js';
-import { runOfficialClient } from './conformance/official-client.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
 import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
+import { redact } from './transport/http-headers.js';
+import { describeDiagnostic, errorText, firstLine } from './util/text.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLED_CONFIG = path.join(PACKAGE_ROOT, 'examples', 'mcpwire.json');
 
 /** Exit statuses: 1 = the job ran and reported failure (a tool error, a failed case); 2 = usage; 3+ = typed errors. */
+/** A tool description is cut to this many characters in a listing: one line per tool on a terminal. */
+const DESCRIPTION_CHARS = 100;
+
 const EXIT_FOR: Record<McpErrorCode, number> = { config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7 };
 
 const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
 Usage:
-  mcpwire demo [--json]                         connect to the bundled example server, list its tools, call echo
-  mcpwire tools [--config FILE] [--server NAME] [--json]
+  mcpwire demo [--json] [--verbose]             connect to the bundled example server, list its tools, call echo
+  mcpwire tools [--config FILE] [--server NAME] [--timeout MS] [--json] [--verbose]
                                                 list the tools of every configured server
-  mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json]
+  mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json] [--verbose]
                                                 call one tool and print its result
-  mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json]
+  mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
                                                 replay transcripts against the client (exit 0 only if all pass)
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
   mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (needs the devDependencies)
 
+--verbose (-v): also print on stderr what the client saw besides answers (the server's stderr, non-JSON
+    lines, invalid messages, transport fallbacks) and the cause of a failure; configured env and header
+    values are replaced by [redacted].
+--help (-h) after any command prints this text.
 Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
 Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
@@ -51,10 +58,11 @@ async function main(argv: string[]): Promise<number> {
       return tools(rest);
     case 'call':
       return call(rest);
+    // Loaded on demand: the conformance runner is a large graph that demo, tools and call never use.
     case 'conformance':
-      return runConformanceCommand(rest);
+      return (await import('./conformance/command.js')).runConformanceCommand(rest);
     case 'conformance-client':
-      return runOfficialClient(rest);
+      return (await import('./conformance/official-client.js')).runOfficialClient(rest);
     case 'bench': {
       // bench/ is TypeScript outside the library: run it in a child Node through tsx, from the package root, on this same Node.
       const { spawn } = await import('node:child_process');
@@ -83,14 +91,37 @@ const commonOptions = {
   server: { type: 'string' },
   json: { type: 'boolean', default: false },
   timeout: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+/** Thrown by parse() on --help: the usage is printed and the command ends with status 0. */
+class HelpShown extends Error {}
+
 function parse(args: string[]) {
+  let parsed;
   try {
-    return parseArgs({ args, options: commonOptions, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: commonOptions, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (parsed.values.help) {
+    process.stdout.write(USAGE);
+    throw new HelpShown();
+  }
+  return parsed;
+}
+
+/**
+ * The --verbose report of one diagnostic, on stderr. The library scrubs the
+ * secrets it knows of (header values it recorded as secret); configured env
+ * and header values are scrubbed here too, since a server can echo its
+ * environment on stderr and this text ends up in terminals and bug reports.
+ */
+function printDiagnostic(server: ServerConfig, text: string): void {
+  const values: unknown[] = [...Object.values('env' in server ? (server.env ?? {}) : {}), ...Object.values('headers' in server ? (server.headers ?? {}) : {})];
+  const configured = values.filter((value): value is string => typeof value === 'string');
+  process.stderr.write(`${server.name}: ${redact(text, configured)}\n`);
 }
 
 function loadConfig(file: string | undefined): ServerConfig[] {
@@ -98,14 +129,14 @@ function loadConfig(file: string | undefined): ServerConfig[] {
   return loadMcpServersJson(chosen);
 }
 
-async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined, job: (client: McpClient) => Promise<T>): Promise<T> {
+async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined, verbose: boolean, job: (client: McpClient) => Promise<T>): Promise<T> {
   const client = await connect(server, {
     timeoutMs,
     onProgress: (_token, u) => process.stderr.write(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
     onDiagnostic: (d) => {
       if (d.kind === 'transport-fallback') {
         process.stderr.write(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (set "type" to skip this)\n`);
-      }
+      } else if (verbose) printDiagnostic(server, describeDiagnostic(d));
     },
   });
   try {
@@ -120,7 +151,7 @@ async function demo(args: string[]): Promise<number> {
   const servers = loadMcpServersJson(BUNDLED_CONFIG);
   const report: unknown[] = [];
   for (const server of servers) {
-    await withClient(server, undefined, async (client) => {
+    await withClient(server, undefined, values.verbose, async (client) => {
       const { tools } = await client.listTools();
       const message = 'hello from mcpwire';
       const result = tools.some((t) => t.name === 'echo') ? await client.callTool('echo', { message }) : undefined;
@@ -131,7 +162,7 @@ async function demo(args: string[]): Promise<number> {
       const info = client.serverInfo!;
       process.stdout.write(`server ${server.name}: ${info.name} ${info.version}, protocol ${client.protocolVersion}\n`);
       process.stdout.write(`${tools.length} tools:\n`);
-      for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+      for (const tool of tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : ''}\n`);
       if (result) {
         process.stdout.write(`\ncall echo ${JSON.stringify({ message })}:\n`);
         printResult(result);
@@ -149,17 +180,17 @@ async function tools(args: string[]): Promise<number> {
   let failures = 0;
   for (const server of servers) {
     try {
-      const list = await withClient(server, timeoutOption(values.timeout), (client) => client.listTools());
+      const list = await withClient(server, timeoutOption(values.timeout), values.verbose, (client) => client.listTools());
       report[server.name] = list.tools;
       if (!values.json) {
         process.stdout.write(`${server.name} (${list.tools.length} tools)\n`);
-        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}\n`);
+        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : ''}\n`);
       }
     } catch (error) {
       // One server's failure never hides the others' tools.
       failures++;
       report[server.name] = { error: errorJson(error) };
-      if (!values.json) process.stderr.write(`${server.name}: ${errorText(error)}\n`);
+      if (!values.json) process.stderr.write(`${server.name}: ${errorText(error, values.verbose)}\n`);
     }
   }
   if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -180,7 +211,7 @@ async function call(args: string[]): Promise<number> {
     if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) throw new UsageError('ARGS_JSON must be a JSON object');
   }
   const [server] = pickServers(loadConfig(values.config), serverName);
-  const result = await withClient(server!, timeoutOption(values.timeout), (client) =>
+  const result = await withClient(server!, timeoutOption(values.timeout), values.verbose, (client) =>
     client.callTool(toolName, toolArgs, { resetTimeoutOnProgress: true }),
   );
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -231,15 +262,6 @@ function printResult(result: CallToolResult): void {
   if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);
 }
 
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!;
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 function errorJson(error: unknown): unknown {
   return error instanceof McpClientError ? { name: error.name, code: error.code, message: error.message } : { message: String(error) };
 }
@@ -249,13 +271,18 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
+    if (error instanceof HelpShown) {
+      process.exitCode = 0;
+      return;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`mcpwire: ${error.message}\n`);
       process.exitCode = 2;
       return;
     }
     process.stderr.write(`mcpwire: ${errorText(error)}\n`);
-    if (process.argv.includes('--verbose') && error instanceof Error && error.cause) process.stderr.write(`caused by: ${errorText(error.cause)}\n`);
+    const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+    if (verbose && error instanceof Error && error.cause) process.stderr.write(`caused by: ${errorText(error.cause)}\n`);
     process.exitCode = error instanceof McpClientError ? EXIT_FOR[error.code] : 1;
   },
 );

@@ -1,9 +1,12 @@
-// The layering rule of STYLE.md, checked on every src/**/*.ts (tests
-// excluded): a module imports only its own layer or the ones below it;
-// errors.ts, diagnostics.ts and util/ are leaves everyone may import; each
-// runtime dependency has one importing module; no MCP SDK anywhere. The
-// checks are pure functions, unit-tested on fake violations below, so this
-// test can fail.
+// The layering rule of STYLE.md, checked on every src/**/*.ts: a module
+// imports only its own layer or the ones below it; errors.ts, diagnostics.ts
+// and util/ are leaves everyone may import; each runtime dependency has one
+// importing module; no MCP SDK anywhere. Test support lives in src/testing/,
+// which tests (here and in spec-tests/, conformance/) may import and no
+// product module may; nothing under src/, tests included, imports from the
+// test folders outside it, so src/ builds and tests on its own. The checks
+// are pure functions, unit-tested on fake violations below, so this test can
+// fail.
 
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = 'src/layers.test.ts';
 
 /** Layer ranks, lowest first. A module may import its own rank or lower, and the leaves. */
 const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
@@ -25,11 +29,15 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/index.ts', 5],
 ];
 
-/** Leaves: importable by all; what each may import from src/. */
+/**
+ * Leaves: importable by all; what each may import from src/. util/ may read
+ * the other two leaves (util/text.ts renders a Diagnostic); errors.ts and
+ * diagnostics.ts never import util/, so no cycle can form.
+ */
 const LEAVES: Readonly<Record<string, (target: string) => boolean>> = {
   'src/errors.ts': (t) => t === 'src/diagnostics.ts',
   'src/diagnostics.ts': (t) => t === 'src/errors.ts',
-  'src/util/': (t) => t.startsWith('src/util/') || t === 'src/errors.ts',
+  'src/util/': (t) => t.startsWith('src/util/') || t === 'src/errors.ts' || t === 'src/diagnostics.ts',
 };
 
 /** Runtime dependencies that must stay behind one module (the seam where they can be swapped). */
@@ -39,6 +47,12 @@ const DEPENDENCY_HOMES: Readonly<Record<string, string>> = {
 };
 
 const FORBIDDEN_PACKAGE = /^@modelcontextprotocol\//;
+
+/** Test support: helpers the tests under src/ and the suites outside it share. Ranked above every product layer. */
+const TEST_SUPPORT = 'src/testing/';
+
+/** The test suites outside src/: they import src/, never the other way round. */
+const TEST_FOLDERS = ['spec-tests/', 'conformance/', 'bench/'] as const;
 
 // --- pure checks -------------------------------------------------------------------
 
@@ -56,6 +70,14 @@ function extractImports(source: string): string[] {
   ];
   for (const pattern of patterns) for (const match of code.matchAll(pattern)) specifiers.push(match[1]!);
   return specifiers;
+}
+
+function isTest(file: string): boolean {
+  return file.endsWith('.test.ts');
+}
+
+function isTestSupport(file: string): boolean {
+  return file.startsWith(TEST_SUPPORT);
 }
 
 function layerOf(file: string): number | undefined {
@@ -91,6 +113,10 @@ function layerViolations(modules: readonly Module[], runtimeDependencies: readon
   const problems: string[] = [];
   const importers = new Map<string, Set<string>>();
   for (const { file, imports } of modules) {
+    if (isTest(file) || isTestSupport(file)) {
+      problems.push(...testSideViolations(file, imports));
+      continue;
+    }
     const rank = layerOf(file);
     const leaf = leafOf(file);
     if (rank === undefined && leaf === undefined) {
@@ -102,6 +128,10 @@ function layerViolations(modules: readonly Module[], runtimeDependencies: readon
         const target = resolveRelative(file, specifier);
         if (!target.startsWith('src/')) {
           problems.push(`${file}: imports ${specifier}, outside src/`);
+          continue;
+        }
+        if (isTestSupport(target)) {
+          problems.push(`${file}: a product module, imports ${target}; src/testing/ is test support, left out of the package`);
           continue;
         }
         const targetLeaf = leafOf(target);
@@ -138,27 +168,47 @@ function layerViolations(modules: readonly Module[], runtimeDependencies: readon
   return problems;
 }
 
+/**
+ * Tests under src/ and the modules of src/testing/ may import anything in
+ * src/ and any package, but nothing from the test suites outside src/:
+ * what they need from there belongs in src/testing/.
+ */
+function testSideViolations(file: string, imports: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const specifier of imports) {
+    if (!specifier.startsWith('.')) continue;
+    const target = resolveRelative(file, specifier);
+    const folder = TEST_FOLDERS.find((prefix) => target.startsWith(prefix));
+    if (folder !== undefined) problems.push(`${file}: imports ${target} from the test folder ${folder}; move what it needs to ${TEST_SUPPORT}`);
+    else if (!target.startsWith('src/')) problems.push(`${file}: imports ${specifier}, outside src/`);
+  }
+  return problems;
+}
+
 // --- the real tree -------------------------------------------------------------------
 
-function sourceFiles(dir: string): string[] {
+/** Every .ts file under `dir` except declarations; tests too when `withTests`. */
+function sourceFiles(dir: string, withTests = false): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+    if (entry.isDirectory()) out.push(...sourceFiles(path, withTests));
+    else if (entry.name.endsWith('.ts') && (withTests || !entry.name.endsWith('.test.ts')) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
 
 describe('layering (STYLE.md: cli → toolsource → client → transport → jsonrpc)', () => {
-  test('every module in src/ respects the layers, the leaves and the dependency seams', () => {
+  test('every module and test in src/ respects the layers, the leaves, the dependency seams and the test-support rules', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    const modules = sourceFiles(join(ROOT, 'src')).map((path) => ({
-      file: relative(ROOT, path).split('\\').join('/'),
-      imports: extractImports(readFileSync(path, 'utf8')),
-    }));
+    const modules = sourceFiles(join(ROOT, 'src'), true)
+      .map((path) => ({ file: relative(ROOT, path).split('\\').join('/'), path }))
+      // This file's fake violations are import lines inside strings: it is the checker, not a subject.
+      .filter(({ file }) => file !== SELF)
+      .map(({ file, path }) => ({ file, imports: extractImports(readFileSync(path, 'utf8')) }));
     assert.ok(modules.some((m) => m.file === 'src/client/client.ts'), 'the walk found the sources');
-    assert.ok(modules.every((m) => !m.file.endsWith('.test.ts')));
+    assert.ok(modules.some((m) => m.file === 'src/client/client.test.ts'), 'the walk found the tests');
+    assert.ok(modules.some((m) => m.file.startsWith(TEST_SUPPORT)), 'the walk found the test support');
     assert.deepEqual(layerViolations(modules, Object.keys(pkg.dependencies ?? {})), []);
   });
 
@@ -181,7 +231,7 @@ describe('layerViolations (the checker itself)', () => {
     ok([
       { file: 'src/client/client.ts', imports: ['./connection.js', '../transport/transport.js', '../jsonrpc/message.js', '../errors.js', '../diagnostics.js', '../util/ring-text.js', 'node:events', 'events'] },
       { file: 'src/index.ts', imports: ['./client/client.js', './toolsource/x.js', './conformance/y.js', './cli.js'] },
-      { file: 'src/util/a.ts', imports: ['./b.js', '../errors.js'] },
+      { file: 'src/util/a.ts', imports: ['./b.js', '../errors.js', '../diagnostics.js'] },
       { file: 'src/errors.ts', imports: ['./diagnostics.js'] },
     ]);
   });
@@ -234,6 +284,31 @@ describe('layerViolations (the checker itself)', () => {
       /yaml is imported by 2 modules/,
     );
     fails([{ file: 'src/client/client.ts', imports: ['cross-spawn'] }], /cross-spawn may only be imported by src\/transport\/stdio\.ts/);
+  });
+
+  test('a product module importing test support fails, from any layer or leaf', () => {
+    fails([{ file: 'src/client/client.ts', imports: ['../testing/scripted-transport.js'] }], /src\/client\/client\.ts: a product module, imports src\/testing\/scripted-transport\.ts/);
+    fails([{ file: 'src/cli.ts', imports: ['./testing/http-fixture.js'] }], /a product module, imports src\/testing\//);
+    fails([{ file: 'src/util/a.ts', imports: ['../testing/wire-message.js'] }], /src\/util\/a\.ts: a product module, imports src\/testing\//);
+  });
+
+  test('a product module importing a test folder outside src/ fails', () => {
+    fails([{ file: 'src/conformance/runner.ts', imports: ['../../spec-tests/helpers/transcripts.js'] }], /imports \.\.\/\.\.\/spec-tests\/helpers\/transcripts\.js, outside src\//);
+    fails([{ file: 'src/toolsource/x.ts', imports: ['../../bench/harness.js'] }], /outside src\//);
+  });
+
+  test('a test under src/ or a test-support module importing spec-tests/, conformance/ or bench/ fails', () => {
+    fails([{ file: 'src/client/client.test.ts', imports: ['../../spec-tests/helpers/scripted-transport.js'] }], /src\/client\/client\.test\.ts: imports spec-tests\/helpers\/scripted-transport\.ts from the test folder spec-tests\/; move what it needs to src\/testing\//);
+    fails([{ file: 'src/conformance/runner.test.ts', imports: ['../../conformance/replay.test.js'] }], /from the test folder conformance\//);
+    fails([{ file: 'src/jsonrpc/line-framer.test.ts', imports: ['../../bench/framers.js'] }], /from the test folder bench\//);
+    fails([{ file: 'src/testing/http-fixture.ts', imports: ['../../spec-tests/helpers/interop.js'] }], /src\/testing\/http-fixture\.ts: imports spec-tests\/helpers\/interop\.ts from the test folder spec-tests\//);
+  });
+
+  test('tests and test support may import any layer, test support, packages and dev dependencies', () => {
+    ok([
+      { file: 'src/client/client.test.ts', imports: ['./client.js', '../testing/scripted-transport.js', '../cli.js', '@modelcontextprotocol/sdk/types.js', 'node:test'] },
+      { file: 'src/testing/http-fixture.ts', imports: ['./wire-message.js', '../conformance/http-server-side.js', '../transport/transport.js'] },
+    ]);
   });
 
   test('an MCP SDK import fails, as does a package not in dependencies', () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ClosedError, ProtocolError, RpcError } from '../errors.js';
-import { NO_ANSWER, ScriptedTransport, type WireMessage } from '../../spec-tests/helpers/scripted-transport.js';
+import { NO_ANSWER, ScriptedTransport, type WireMessage } from '../testing/scripted-transport.js';
 import type { TransportEnd } from '../transport/transport.js';
 import { McpClient, type McpClientOptions } from './client.js';
 

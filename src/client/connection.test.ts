@@ -6,7 +6,7 @@ import { getEventListeners } from 'node:events';
 import { describe, test } from 'node:test';
 import type { Diagnostic } from '../diagnostics.js';
 import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError } from '../errors.js';
-import { ScriptedTransport } from '../../spec-tests/helpers/scripted-transport.js';
+import { ScriptedTransport } from '../testing/scripted-transport.js';
 import type { TransportEnd } from '../transport/transport.js';
 import { Connection, type ConnectionOptions, type RequestHandler } from './connection.js';
 

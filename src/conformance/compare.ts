@@ -8,7 +8,8 @@
 
 import { firstDifference, show } from './json-diff.js';
 import type { IdBook } from './id-book.js';
-import { isObject, isRecordedId, type JsonObject } from './transcript.js';
+import type { JsonObject } from '../client/results.js';
+import { isId, isObject } from '../jsonrpc/message.js';
 
 type Shape = 'request' | 'notification' | 'response' | 'other';
 
@@ -39,8 +40,8 @@ export function matchC2s(expected: unknown, got: unknown, ids: IdBook): string |
 
   let binding: { recorded: string | number; live: string | number } | undefined;
   if (shape === 'request') {
-    if (!isRecordedId(got.id)) return `id: expected a string or number (the client's choice), got ${show(got.id)}`;
-    if (!isRecordedId(e.id)) return `id: the transcript's recorded id ${show(e.id)} is not a string or number`;
+    if (!isId(got.id)) return `id: expected a string or number (the client's choice), got ${show(got.id)}`;
+    if (!isId(e.id)) return `id: the transcript's recorded id ${show(e.id)} is not a string or number`;
     const conflict = ids.conflict(e.id, got.id);
     if (conflict) return `id: ${conflict}`;
     binding = { recorded: e.id, live: got.id };
@@ -59,7 +60,7 @@ export function matchC2s(expected: unknown, got: unknown, ids: IdBook): string |
 
 /** JSON-RPC 2.0 §5: the response id "MUST be the same as the value of the id member in the Request Object". */
 function matchResponse(expected: JsonObject, got: JsonObject): string | undefined {
-  if (!isRecordedId(got.id) || got.id !== expected.id) {
+  if (!isId(got.id) || got.id !== expected.id) {
     return `id: the response must carry exactly the server request's id ${show(expected.id)}, got ${show(got.id)}`;
   }
   if ('error' in expected) {
@@ -84,7 +85,7 @@ function normalize(message: JsonObject, ids: IdBook, side: 'expected' | 'got'): 
   const { clientInfo: _clientInfo, _meta: _ignoredMeta, ...kept } = params;
   if (rest.method === 'notifications/cancelled') {
     delete kept.reason;
-    if (side === 'expected' && isRecordedId(kept.requestId)) kept.requestId = ids.live(kept.requestId) ?? kept.requestId;
+    if (side === 'expected' && isId(kept.requestId)) kept.requestId = ids.live(kept.requestId) ?? kept.requestId;
   }
   return { ...rest, params: kept };
 }
@@ -93,7 +94,7 @@ function progressTokenOf(message: JsonObject): string | number | undefined {
   const params = message.params;
   if (!isObject(params) || !isObject(params._meta)) return undefined;
   const token = params._meta.progressToken;
-  return isRecordedId(token) ? token : undefined;
+  return isId(token) ? token : undefined;
 }
 
 function describeMethod(message: unknown): string {

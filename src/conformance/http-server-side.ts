@@ -1,19 +1,22 @@
-// What the two HTTP server sides share: a node:http server on 127.0.0.1
+// What every HTTP server side shares: a node:http server on 127.0.0.1
 // (port 0) in the runner's own process, under a path unique to the case;
 // socket tracking, so an s2c close ("the server went away") and dispose()
 // leave nothing open; request bodies read and parsed here (not by the
 // client's code: the code under test must not judge its own output); SSE
 // event writing; and the skip rule for raw bytes. Knows no MCP method; the
 // transport-specific routing lives in streamable-http-server-side.ts and
-// sse-server-side.ts.
+// sse-server-side.ts (and, for the spec tests, in the scriptable fixture
+// built on this class in src/testing/).
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Transport } from '../transport/transport.js';
+import { excerpt } from '../diagnostics.js';
+import { isObject } from '../jsonrpc/message.js';
 import { show } from './json-diff.js';
 import type { ServerSide, ServerSideEvents } from './server-side.js';
-import { isObject, type Transcript } from './transcript.js';
+import type { Transcript } from './transcript.js';
 
 /**
  * How long a notifications/cancelled is held back when the request it
@@ -26,7 +29,6 @@ const HELD_CANCEL_MS = 2_000;
 const HTTP_LOG_ENTRIES_KEPT = 60;
 /** A client request body larger than this is refused: no c2s message of a transcript comes near it. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const EXCERPT_CHARS = 200;
 
 /**
  * TRANSCRIPTS.md: "Over the HTTP transports, a replayer skips cases that use
@@ -41,9 +43,35 @@ export function rawBytesSkipReason(transcript: Transcript): string | undefined {
   return undefined;
 }
 
+/** One SSE event as a server writes it. `data` that is not a string is sent as JSON. */
+export interface SseEventSpec {
+  id?: string;
+  event?: string;
+  /** Omitted: no data line. '' writes an empty `data:` field (the spec's priming event). */
+  data?: unknown;
+  retry?: number;
+}
+
+/**
+ * Formats one SSE event block, ending with the blank line that dispatches it.
+ * HTML Living Standard, server-sent events: a multi-line value is one `data:`
+ * field per line, which the reader joins with LF.
+ */
+export function formatEvent(spec: SseEventSpec): string {
+  let out = '';
+  if (spec.id !== undefined) out += `id: ${spec.id}\n`;
+  if (spec.event !== undefined) out += `event: ${spec.event}\n`;
+  if (spec.retry !== undefined) out += `retry: ${spec.retry}\n`;
+  if (spec.data !== undefined) {
+    const text = typeof spec.data === 'string' ? spec.data : JSON.stringify(spec.data);
+    for (const line of text.split('\n')) out += `data: ${line}\n`;
+  }
+  return `${out}\n`;
+}
+
 /** One SSE event holding one JSON-RPC message (or batch). JSON.stringify never emits a raw CR or LF, so one `data:` line carries it. */
 export function sseEvent(msg: unknown, event?: string): string {
-  return `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(msg)}\n\n`;
+  return formatEvent({ event, data: JSON.stringify(msg) });
 }
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } as const;
@@ -75,24 +103,47 @@ function cancelledRequestId(value: unknown): unknown {
   return value.params.requestId;
 }
 
-export function excerpt(text: string): string {
-  return text.length > EXCERPT_CHARS ? `${JSON.stringify(text.slice(0, EXCERPT_CHARS))}… (${text.length} chars)` : JSON.stringify(text);
-}
+/** A request body as UTF-8 text, or why it could not be read as such. */
+export type BodyText = { ok: true; text: string } | { ok: false; detail: string };
 
 /** A POST body: the parsed JSON value, or why it is not one. */
 export type Body = { ok: true; value: unknown } | { ok: false; detail: string };
 
+/** Reads a request body as UTF-8 text, refusing one over MAX_BODY_BYTES or not valid UTF-8. Never rejects. */
+export function readBodyText(req: IncomingMessage): Promise<BodyText> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('error', (error) => resolve({ ok: false, detail: `the request body could not be read (${error.message})` }));
+    req.on('end', () => {
+      if (tooLarge) return resolve({ ok: false, detail: `the client POSTed a body over ${MAX_BODY_BYTES} bytes` });
+      const bytes = Buffer.concat(chunks);
+      try {
+        resolve({ ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) });
+      } catch {
+        resolve({ ok: false, detail: `the client POSTed a body that is not valid UTF-8: ${show(excerpt(bytes.toString('utf8')))}` });
+      }
+    });
+  });
+}
+
 export abstract class HttpServerSide implements ServerSide {
   protected events: ServerSideEvents | undefined;
   /** `http://127.0.0.1:PORT`, once listening. */
-  protected origin = '';
+  origin = '';
   /**
    * Every path this server side serves starts with this random prefix. The
    * port of a server that went away can be handed to another case's server
    * running at the same time; the prefix keeps a late request of this case
    * from ever reaching that one as a message.
    */
-  protected readonly base = `/replay-${randomBytes(6).toString('hex')}`;
+  protected readonly base: string = `/replay-${randomBytes(6).toString('hex')}`;
   /** Set by an s2c close: the server has gone away for good. */
   protected closedByServer = false;
   protected disposed = false;
@@ -106,7 +157,13 @@ export abstract class HttpServerSide implements ServerSide {
   private readonly log: string[] = [];
   private gone = false;
 
-  constructor(protected readonly caseName: string) {}
+  /** `base`: the path prefix; a random one unless the caller needs fixed paths (the spec tests' fixture). */
+  constructor(
+    protected readonly caseName: string,
+    base?: string,
+  ) {
+    if (base !== undefined) this.base = base;
+  }
 
   async start(events: ServerSideEvents): Promise<void> {
     this.events = events;
@@ -207,33 +264,14 @@ export abstract class HttpServerSide implements ServerSide {
   }
 
   /** Reads and parses a POST body. Never rejects. */
-  protected readBody(req: IncomingMessage): Promise<Body> {
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let tooLarge = false;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) tooLarge = true;
-        else chunks.push(chunk);
-      });
-      req.on('error', (error) => resolve({ ok: false, detail: `the request body could not be read (${error.message})` }));
-      req.on('end', () => {
-        if (tooLarge) return resolve({ ok: false, detail: `the client POSTed a body over ${MAX_BODY_BYTES} bytes` });
-        const bytes = Buffer.concat(chunks);
-        let text: string;
-        try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-        } catch {
-          return resolve({ ok: false, detail: `the client POSTed a body that is not valid UTF-8: ${excerpt(bytes.toString('utf8'))}` });
-        }
-        try {
-          resolve({ ok: true, value: JSON.parse(text) });
-        } catch {
-          resolve({ ok: false, detail: `the client POSTed a body that is not JSON: ${excerpt(text)}` });
-        }
-      });
-    });
+  protected async readBody(req: IncomingMessage): Promise<Body> {
+    const body = await readBodyText(req);
+    if (!body.ok) return body;
+    try {
+      return { ok: true, value: JSON.parse(body.text) };
+    } catch {
+      return { ok: false, detail: `the client POSTed a body that is not JSON: ${show(excerpt(body.text))}` };
+    }
   }
 
   /** Opens an SSE response. Headers go out at once: fetch() resolves on them, and the client reads on from there. */

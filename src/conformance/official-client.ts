@@ -9,8 +9,9 @@
 import { McpClient } from '../client/client.js';
 import type { RequestHandler } from '../client/connection.js';
 import type { JsonObject, Tool } from '../client/results.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { isObject } from '../jsonrpc/message.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
+import { describeDiagnostic, errorText, firstLine } from '../util/text.js';
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
 
@@ -94,8 +95,8 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
     return 0;
   } catch (error) {
     await client.close().catch(() => {});
-    process.stderr.write(`mcpwire conformance-client: ${errorText(error)}\n`);
-    process.stdout.write(`FAIL ${label}: ${done.length ? `after ${done.join(', ')}, ` : ''}${firstLine(errorText(error))}\n`);
+    process.stderr.write(`mcpwire conformance-client: ${errorText(error, true)}\n`);
+    process.stdout.write(`FAIL ${label}: ${done.length ? `after ${done.join(', ')}, ` : ''}${firstLine(errorText(error, true))}\n`);
     return 1;
   }
 }
@@ -109,7 +110,7 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
 export function argumentsFor(tool: Pick<Tool, 'inputSchema'>): JsonObject {
   let counter = 0;
   const valueFor = (schema: unknown): unknown => {
-    const s = isRecord(schema) ? schema : {};
+    const s = isObject(schema) ? schema : {};
     if ('default' in s) return s.default;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     if ('const' in s) return s.const;
@@ -131,15 +132,15 @@ export function argumentsFor(tool: Pick<Tool, 'inputSchema'>): JsonObject {
     }
   };
   const objectFor = (schema: Record<string, unknown>): JsonObject => {
-    const properties = isRecord(schema.properties) ? schema.properties : {};
+    const properties = isObject(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
     const out: JsonObject = {};
     for (const [name, property] of Object.entries(properties)) {
-      if (required.has(name) || (isRecord(property) && 'default' in property)) out[name] = valueFor(property);
+      if (required.has(name) || (isObject(property) && 'default' in property)) out[name] = valueFor(property);
     }
     return out;
   };
-  return objectFor(isRecord(tool.inputSchema) ? tool.inputSchema : {});
+  return objectFor(isObject(tool.inputSchema) ? tool.inputSchema : {});
 }
 
 /**
@@ -151,44 +152,13 @@ export function argumentsFor(tool: Pick<Tool, 'inputSchema'>): JsonObject {
 export const acceptWithDefaults: RequestHandler = (params) => {
   const mode = params?.mode;
   if (mode !== undefined && mode !== 'form') return { action: 'decline' };
-  const schema = isRecord(params?.requestedSchema) ? params.requestedSchema : {};
-  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const schema = isObject(params?.requestedSchema) ? params.requestedSchema : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
   const content: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
-    if (isRecord(property) && 'default' in property) content[name] = property.default;
+    if (isObject(property) && 'default' in property) content[name] = property.default;
   }
   const required = Array.isArray(schema.required) ? schema.required : [];
   if (required.some((name) => typeof name !== 'string' || !(name in content))) return { action: 'decline' };
   return { action: 'accept', content };
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeDiagnostic(d: Diagnostic): string {
-  switch (d.kind) {
-    case 'noise':
-    case 'stderr':
-      return `${d.kind}: ${d.text}`;
-    case 'invalid-message':
-      return `invalid message (${d.detail})`;
-    case 'unknown-response':
-    case 'late-response':
-      return `${d.kind} for id ${JSON.stringify(d.id)}`;
-    case 'handler-error':
-      return `the ${d.method} handler failed: ${errorText(d.error)}`;
-    case 'transport-fallback':
-      return `Streamable HTTP refused (HTTP ${d.status}); falling back to legacy HTTP+SSE`;
-  }
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (caused by: ${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0]!;
-}

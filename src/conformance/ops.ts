@@ -4,9 +4,11 @@
 // into the runner.
 
 import type { McpClient } from '../client/client.js';
+import type { JsonObject } from '../client/results.js';
 import { McpClientError, RpcError } from '../errors.js';
+import { firstLine } from '../util/text.js';
 import { firstDifference, show } from './json-diff.js';
-import type { Expect, JsonObject, OpEvent, OpName } from './transcript.js';
+import type { Expect, OpEvent, OpName } from './transcript.js';
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -96,11 +98,6 @@ export function describeError(error: unknown): string {
   if (error instanceof McpClientError) return `${error.name} ("${error.code}": ${firstLine(error.message)})`;
   if (error instanceof Error) return `${error.name}: ${firstLine(error.message)} (not one of the client's typed errors)`;
   return `a non-Error rejection ${show(error)}`;
-}
-
-function firstLine(text: string): string {
-  const newline = text.indexOf('\n');
-  return newline === -1 ? text : `${text.slice(0, newline)} …`;
 }
 
 /** "callTool echo" / "readResource demo://x" / "ping": how an op is named in messages. */

@@ -6,7 +6,9 @@
 // recorded.
 
 import type { IdBook } from './id-book.js';
-import { ID_PLACEHOLDER, isObject, isRecordedId, placeholderId, type JsonObject } from './transcript.js';
+import type { JsonObject } from '../client/results.js';
+import { isId, isObject } from '../jsonrpc/message.js';
+import { ID_PLACEHOLDER, placeholderId } from './transcript.js';
 
 /** An s2c `msg` (one message or a batch) with its ids rewritten. The input is not modified. */
 export function rewriteMessage(msg: unknown, ids: IdBook): unknown {
@@ -18,14 +20,14 @@ function rewriteOne(message: unknown, ids: IdBook): unknown {
   if (!isObject(message)) return message;
   if (!('method' in message)) {
     // A response: its id is one of the client's. An id no c2s line bound (a stray answer) goes out as recorded.
-    return isRecordedId(message.id) ? { ...message, id: ids.live(message.id) ?? message.id } : message;
+    return isId(message.id) ? { ...message, id: ids.live(message.id) ?? message.id } : message;
   }
   const params = message.params;
   if (!isObject(params)) return message;
-  if (message.method === 'notifications/cancelled' && isRecordedId(params.requestId)) {
+  if (message.method === 'notifications/cancelled' && isId(params.requestId)) {
     return withParams(message, { ...params, requestId: ids.live(params.requestId) ?? params.requestId });
   }
-  if (message.method === 'notifications/progress' && isRecordedId(params.progressToken)) {
+  if (message.method === 'notifications/progress' && isId(params.progressToken)) {
     return withParams(message, { ...params, progressToken: ids.liveProgressToken(params.progressToken) });
   }
   return message;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runFile, type CaseResult } from './runner.js';
-import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, INITIALIZE, INITIALIZE_RESULT, writeTranscript } from '../../spec-tests/helpers/transcripts.js';
+import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, INITIALIZE, INITIALIZE_RESULT, writeTranscript } from '../testing/transcripts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-runner-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,7 +9,9 @@
 // process of the case is gone before the result is returned.
 
 import { McpClient } from '../client/client.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { isObject } from '../jsonrpc/message.js';
+import { sleep } from '../util/backoff.js';
+import { describeDiagnostic } from '../util/text.js';
 import { matchC2s } from './compare.js';
 import { IdBook } from './id-book.js';
 import { show } from './json-diff.js';
@@ -21,7 +23,6 @@ import {
   caseBudgetMs,
   caseNameOf,
   DEFAULT_CASE_TIMEOUT_MS,
-  isObject,
   loadTranscript,
   type C2sEvent,
   type OpEvent,
@@ -343,29 +344,6 @@ function describeMessage(msg: unknown): string {
   if (typeof msg.method === 'string') return msg.method;
   if ('error' in msg) return `error response to ${show(msg.id)}`;
   return `response to ${show(msg.id)}`;
-}
-
-function describeDiagnostic(d: Diagnostic): string {
-  switch (d.kind) {
-    case 'noise':
-      return `noise ${show(d.text)}`;
-    case 'invalid-message':
-      return `invalid message (${d.detail}) ${d.excerpt}`;
-    case 'unknown-response':
-    case 'late-response':
-      return `${d.kind} id ${show(d.id)}`;
-    case 'handler-error':
-      return `handler error in ${d.method}: ${(d.error as Error)?.message ?? String(d.error)}`;
-    case 'stderr':
-      return `relay stderr ${show(d.text)}`;
-    default:
-      // A kind added to the client after this was written: still worth showing.
-      return show(d);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits for `promise`, but no longer than `ms`; the timer is cleared either way so it holds no event loop open. */

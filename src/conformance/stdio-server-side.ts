@@ -11,8 +11,10 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { excerpt } from '../diagnostics.js';
 import { StdioTransport } from '../transport/stdio.js';
 import type { Transport } from '../transport/transport.js';
+import { show } from './json-diff.js';
 import { encodeMessageLine } from './rewrite.js';
 import { encodeFrame, FRAME_CLOSE, FRAME_WRITE, RELAY_SOCKET_ENV } from './relay-protocol.mjs';
 import type { ServerSide, ServerSideEvents, ServerSideFactory } from './server-side.js';
@@ -24,7 +26,6 @@ import { isAlive } from '../util/process-alive.js';
  * wrong, and then it keeps a broken case from stalling the run for 6 s.
  */
 const RELAY_SHUTDOWN_STEP_MS = 500;
-const EXCERPT_CHARS = 200;
 
 export const stdioServerSides: ServerSideFactory = {
   transport: 'stdio',
@@ -157,7 +158,7 @@ class StdioServerSide implements ServerSide {
       if (this.partialLine.length) {
         const text = Buffer.concat(this.partialLine).toString('utf8');
         this.partialLine = [];
-        this.events?.onBadOutput(`the client's output ended with an unterminated line: ${excerpt(text)}`);
+        this.events?.onBadOutput(`the client's output ended with an unterminated line: ${show(excerpt(text))}`);
       }
       this.markGone(this.closedByServer ? 'the server side exited (s2c close)' : 'the client closed the server\'s stdin');
     });
@@ -190,7 +191,7 @@ class StdioServerSide implements ServerSide {
     try {
       text = this.utf8.decode(bytes);
     } catch {
-      this.events?.onBadOutput(`the client wrote a line that is not valid UTF-8: ${excerpt(bytes.toString('utf8'))}`);
+      this.events?.onBadOutput(`the client wrote a line that is not valid UTF-8: ${show(excerpt(bytes.toString('utf8')))}`);
       return;
     }
     if (text.trim() === '') {
@@ -201,7 +202,7 @@ class StdioServerSide implements ServerSide {
     try {
       value = JSON.parse(text);
     } catch {
-      this.events?.onBadOutput(`the client wrote a line that is not JSON: ${excerpt(text)}`);
+      this.events?.onBadOutput(`the client wrote a line that is not JSON: ${show(excerpt(text))}`);
       return;
     }
     this.events?.onMessage(value);
@@ -217,9 +218,4 @@ class StdioServerSide implements ServerSide {
     const note = this.describe();
     return note ? `; ${note}` : '';
   }
-}
-
-
-function excerpt(text: string): string {
-  return text.length > EXCERPT_CHARS ? `${JSON.stringify(text.slice(0, EXCERPT_CHARS))}… (${text.length} chars)` : JSON.stringify(text);
 }

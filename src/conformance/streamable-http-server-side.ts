@@ -15,7 +15,8 @@ import type { Transport } from '../transport/transport.js';
 import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, sseEvent } from './http-server-side.js';
 import { show } from './json-diff.js';
 import type { ServerSideFactory } from './server-side.js';
-import { isObject, isRecordedId, type RecordedId } from './transcript.js';
+import { isId, isObject } from '../jsonrpc/message.js';
+import type { RecordedId } from './transcript.js';
 
 export const streamableHttpServerSides: ServerSideFactory = {
   transport: 'streamable-http',
@@ -141,14 +142,14 @@ class StreamableHttpServerSide extends HttpServerSide {
       // on the HTTP response containing the InitializeResult."
       this.sessionId = randomUUID();
       this.sessionEnded = false;
-      this.initializeId = isRecordedId(value.id) ? value.id : undefined;
+      this.initializeId = isId(value.id) ? value.id : undefined;
     } else {
       if (method === 'notifications/initialized') this.initialized = true;
       if (!this.checkSession(req, res, `POST ${what}`)) return;
     }
 
     if (isRequest) {
-      const stream: RequestStream = { id: isRecordedId(value.id) ? value.id : String(value.id), progressToken: progressTokenOfRequest(value), res };
+      const stream: RequestStream = { id: isId(value.id) ? value.id : String(value.id), progressToken: progressTokenOfRequest(value), res };
       this.openSse(res, method === 'initialize' ? { 'mcp-session-id': this.sessionId! } : {});
       this.open.push(stream);
       res.on('close', () => this.forget(stream));
@@ -263,7 +264,7 @@ function progressTokenOfRequest(request: unknown): unknown {
 
 function progressTokenOf(items: unknown[]): unknown {
   for (const item of items) {
-    if (isObject(item) && item.method === 'notifications/progress' && isObject(item.params) && isRecordedId(item.params.progressToken)) return item.params.progressToken;
+    if (isObject(item) && item.method === 'notifications/progress' && isObject(item.params) && isId(item.params.progressToken)) return item.params.progressToken;
   }
   return undefined;
 }

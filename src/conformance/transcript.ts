@@ -5,9 +5,11 @@
 
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { JsonObject } from '../client/results.js';
+import { isId, isObject, type JsonRpcId } from '../jsonrpc/message.js';
 
-export type JsonObject = Record<string, unknown>;
-export type RecordedId = string | number;
+/** An id as the transcript recorded it: a JSON-RPC id (MCP forbids null). */
+export type RecordedId = JsonRpcId;
 
 export const TRANSCRIPT_FORMAT_VERSION = 1;
 /** The transcript format's default per-request timeout (30 s), also the client's (W7). */
@@ -155,7 +157,7 @@ export function parseTranscript(text: string, file = '<transcript>'): Transcript
       continue;
     }
     const event = parseEvent(value, i + 1, where);
-    if (event.kind === 'c2s' && isObject(event.msg) && typeof event.msg.method === 'string' && isRecordedId(event.msg.id)) {
+    if (event.kind === 'c2s' && isObject(event.msg) && typeof event.msg.method === 'string' && isId(event.msg.id)) {
       recordedRequestIds.add(event.msg.id);
     }
     if (event.kind === 's2c') checkPlaceholders(event.action, recordedRequestIds, where);
@@ -314,14 +316,6 @@ function onlyKeys(value: JsonObject, allowed: readonly string[], where: string):
 function positiveNumber(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TranscriptError(`${what} must be a number > 0`);
   return value;
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isRecordedId(value: unknown): value is RecordedId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** The case's time budget: twice the sum of its ops' timeouts (TRANSCRIPTS.md, "What passing means"). */

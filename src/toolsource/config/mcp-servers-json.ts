@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { isObject } from '../../jsonrpc/message.js';
 import type { ServerParams } from '../../client/connect.js';
 
 export type ServerConfig = ServerParams & { name: string };
@@ -32,16 +33,16 @@ export function loadMcpServersJson(file: string): ServerConfig[] {
   } catch (error) {
     throw new ConfigError(file, [], `not valid JSON (${(error as Error).message})`, { cause: error });
   }
-  const key = isRecord(doc) && !('mcpServers' in doc) && 'servers' in doc ? 'servers' : 'mcpServers';
-  const servers = isRecord(doc) ? doc[key] : undefined;
-  if (!isRecord(servers)) throw new ConfigError(file, [key], 'expected an object mapping server names to {command, args} or {url}');
+  const key = isObject(doc) && !('mcpServers' in doc) && 'servers' in doc ? 'servers' : 'mcpServers';
+  const servers = isObject(doc) ? doc[key] : undefined;
+  if (!isObject(servers)) throw new ConfigError(file, [key], 'expected an object mapping server names to {command, args} or {url}');
   const dir = path.dirname(path.resolve(file));
   return Object.entries(servers).map(([name, entry]) => readEntry(file, [key, name], name, entry, dir));
 }
 
 function readEntry(file: string, at: string[], name: string, entry: unknown, dir: string): ServerConfig {
   const fail = (field: string, detail: string) => new ConfigError(file, [...at, field], detail, { server: name });
-  if (!isRecord(entry)) throw new ConfigError(file, at, 'expected an object with "command" or "url"', { server: name });
+  if (!isObject(entry)) throw new ConfigError(file, at, 'expected an object with "command" or "url"', { server: name });
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand === hasUrl) throw new ConfigError(file, at, 'expected exactly one of "command" (a local server) or "url" (a remote one)', { server: name });
@@ -73,10 +74,6 @@ function readEntry(file: string, at: string[], name: string, entry: unknown, dir
 }
 
 function strings(value: unknown, fail: () => ConfigError): Record<string, string> {
-  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail();
+  if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail();
   return value as Record<string, string>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

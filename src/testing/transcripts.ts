@@ -1,4 +1,4 @@
-// Hand-written transcripts (../shared/conformance/TRANSCRIPTS.md) for the
+// Hand-written transcripts (the transcript format, version 1) for the
 // tests that check the replayer itself: the messages of a passing handshake
 // and echo call, and a writer that puts a case in a temp folder (never into
 // conformance/, which holds cases that must pass).

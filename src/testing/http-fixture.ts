@@ -1,5 +1,6 @@
-// A scriptable MCP-over-HTTP server for the T2/T3/T4 spec tests, on
-// node:http, bound to 127.0.0.1 on a port the OS picks. It speaks both
+// A scriptable MCP-over-HTTP server for the T2/T3/T4 spec tests: an
+// HttpServerSide (the conformance runner's HTTP server, on 127.0.0.1, port
+// 0) with fixed paths and routes a test can take over. It speaks both
 // Streamable HTTP (one MCP endpoint for POST/GET/DELETE) and the legacy
 // HTTP+SSE transport (a GET stream that announces a POST endpoint), answers
 // the handshake and simple requests by default, records every request it
@@ -9,10 +10,19 @@
 // that never ends. It is NOT an MCP server implementation: it checks nothing
 // the client sends, so the tests can assert on exactly what arrived.
 
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { formatEvent, HttpServerSide, readBodyText, SSE_HEADERS, type SseEventSpec } from '../conformance/http-server-side.js';
+import type { ServerSideEvents } from '../conformance/server-side.js';
+import { isObject } from '../jsonrpc/message.js';
+import { SseTransport } from '../transport/sse.js';
+import { StreamableHttpTransport } from '../transport/streamable-http.js';
+import type { Transport } from '../transport/transport.js';
+import type { WireMessage } from './wire-message.js';
+
+export type { WireMessage } from './wire-message.js';
+export type { SseEventSpec } from '../conformance/http-server-side.js';
 
 /** The protocol version the fixture answers initialize with (the newest revision). */
 export const FIXTURE_PROTOCOL_VERSION = '2025-11-25';
@@ -22,16 +32,6 @@ export const FIXTURE_INIT_RESULT = {
   capabilities: { tools: {} },
   serverInfo: { name: 'http-fixture', version: '1.0.0' },
 };
-
-/** A JSON-RPC message as received, loosely typed for assertions. */
-export interface WireMessage {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
 
 /** One HTTP request the fixture received. */
 export interface RecordedRequest {
@@ -51,15 +51,6 @@ export interface RecordedRequest {
   receivedAt: number;
   /** The status the fixture answered with, once it has sent its headers. */
   status: number | undefined;
-}
-
-/** One SSE event as the fixture writes it. `data` that is not a string is sent as JSON. */
-export interface SseEventSpec {
-  id?: string;
-  event?: string;
-  /** Omitted: no data line. '' writes an empty `data:` field (the spec's priming event). */
-  data?: unknown;
-  retry?: number;
 }
 
 /** Takes over one request. The exchange stays open until the route ends it (or the fixture closes). */
@@ -105,19 +96,6 @@ export function defaultResult(message: WireMessage): unknown {
 /** The JSON-RPC response carrying `result` for `message`. */
 export function responseTo(message: WireMessage, result: unknown): WireMessage {
   return { jsonrpc: '2.0', id: message.id ?? null, result };
-}
-
-/** Formats one SSE event block, ending with the blank line that dispatches it. */
-export function formatEvent(spec: SseEventSpec): string {
-  let out = '';
-  if (spec.id !== undefined) out += `id: ${spec.id}\n`;
-  if (spec.event !== undefined) out += `event: ${spec.event}\n`;
-  if (spec.retry !== undefined) out += `retry: ${spec.retry}\n`;
-  if (spec.data !== undefined) {
-    const text = typeof spec.data === 'string' ? spec.data : JSON.stringify(spec.data);
-    for (const line of text.split('\n')) out += `data: ${line}\n`;
-  }
-  return `${out}\n`;
 }
 
 /**
@@ -185,7 +163,7 @@ export class Exchange {
 
   /** Starts a text/event-stream answer; the headers are flushed at once. */
   openSse(headers: Record<string, string> = {}): void {
-    this.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    this.head(200, { ...SSE_HEADERS, ...headers });
     if (!this.done) this.res.flushHeaders();
   }
 
@@ -263,27 +241,28 @@ export interface LegacySession {
   stream: Exchange;
 }
 
-export class HttpFixture {
+/**
+ * The ServerSide the spec tests script. Unlike the replay server sides it
+ * judges nothing the client sends: every request is recorded and answered
+ * by a route (the test's, or the defaults below). As a ServerSide it still
+ * reports each JSON message POSTed to `events.onMessage`.
+ */
+export class HttpFixture extends HttpServerSide {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
   /** Legacy mode: every SSE stream opened by the default GET route, in order. */
   readonly sessions: LegacySession[] = [];
   readonly kind: 'streamable' | 'sse';
   readonly path: string;
-  private server: http.Server | undefined;
-  private port = 0;
   private sessionCounter = 0;
   private readonly listeners = new Set<() => void>();
   private readonly exchanges = new Set<Exchange>();
 
   constructor(readonly options: HttpFixtureOptions = {}) {
+    // No path prefix: the tests name exact paths (and absolute endpoint URLs) in their assertions.
+    super('http-fixture', '');
     this.kind = options.kind ?? 'streamable';
     this.path = options.path ?? (this.kind === 'sse' ? '/sse' : '/mcp');
-  }
-
-  /** http://127.0.0.1:<port> */
-  get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
   }
 
   /** The URL the client is configured with: the MCP endpoint, or the legacy SSE URL. */
@@ -291,25 +270,24 @@ export class HttpFixture {
     return `${this.origin}${this.path}`;
   }
 
-  async start(): Promise<this> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    return this;
+  override start(events: ServerSideEvents = IGNORED): Promise<void> {
+    return super.start(events);
+  }
+
+  /** A client transport of the fixture's kind, pointed at its URL. */
+  createTransport(): Transport {
+    return this.kind === 'sse' ? new SseTransport({ url: this.url, server: 'http-fixture' }) : new StreamableHttpTransport({ url: this.url, server: 'http-fixture' });
+  }
+
+  /** Sends a message as the server: see push(). */
+  sendMessage(msg: unknown): void {
+    void this.push(msg);
   }
 
   /** Stops listening and drops every connection (open SSE streams included). Idempotent. */
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
+  close(): Promise<void> {
     for (const ex of this.exchanges) ex.drop();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return this.dispose();
   }
 
   /** The requests received with this HTTP method. */
@@ -346,7 +324,7 @@ export class HttpFixture {
   }
 
   /** A one-line summary of what was received, for failure messages. */
-  describe(): string {
+  override describe(): string {
     return this.requests.map((r) => `${r.method} ${r.path}${r.message?.method ? ` ${r.message.method}` : r.message ? ` (response ${String(r.message.id)})` : ''} → ${r.status ?? '…'}`).join('; ');
   }
 
@@ -359,21 +337,25 @@ export class HttpFixture {
 
   // --- routing -----------------------------------------------------------------------
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected handle(req: IncomingMessage, res: ServerResponse): void {
+    void this.receive(req, res);
+  }
+
+  private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = performance.now();
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const read = await readBodyText(req);
+    const body = read.ok ? read.text : '';
     let message: WireMessage | undefined;
     try {
       const parsed: unknown = body ? JSON.parse(body) : undefined;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) message = parsed as WireMessage;
+      if (isObject(parsed)) message = parsed as WireMessage;
     } catch {
       // not JSON: recorded as a body only
     }
     const request: RecordedRequest = { seq: this.requests.length, method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, message, receivedAt, status: undefined };
     this.requests.push(request);
     for (const listener of [...this.listeners]) listener();
+    if (message) this.events?.onMessage(message);
 
     const ex = new Exchange(req, res, request, this);
     this.exchanges.add(ex);
@@ -444,11 +426,14 @@ export class HttpFixture {
   }
 }
 
+const IGNORED: ServerSideEvents = { onMessage: () => {}, onBadOutput: () => {}, onGone: () => {} };
+
 /** Starts a fixture on 127.0.0.1 (port 0) and stops it after the test. */
 export async function startHttpFixture(t: TestContext, options: HttpFixtureOptions = {}): Promise<HttpFixture> {
   const fixture = new HttpFixture(options);
   t.after(() => fixture.close());
-  return fixture.start();
+  await fixture.start();
+  return fixture;
 }
 
 /** Resolves when `predicate` holds (polled every 5 ms); rejects after `timeoutMs` with `what`. */

@@ -1,26 +1,13 @@
-// Test helpers for the W/L spec tests: an in-memory scripted Transport (for
-// exact control of the wire and fake timers) and a launcher for the scripted
-// fixture server as a real child process (killed after the test).
+// An in-memory scripted Transport for unit and spec tests: exact control of
+// the wire, works under fake timers. Records what the client sends; answers
+// requests from a script; the test injects whatever the server would send.
 
-import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { McpClient, type McpClientOptions } from '../../src/client/client.js';
-import type { Diagnostic } from '../../src/diagnostics.js';
-import { ClosedError } from '../../src/errors.js';
-import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
-import type { Transport, TransportEnd, TransportHandlers } from '../../src/transport/transport.js';
-import { isAlive } from '../../src/util/process-alive.js';
+import { ClosedError } from '../errors.js';
+import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { Transport, TransportEnd, TransportHandlers } from '../transport/transport.js';
+import type { WireMessage } from './wire-message.js';
 
-/** A message as it crossed the wire (JSON round trip), loosely typed for assertions. */
-export interface WireMessage {
-  jsonrpc: '2.0';
-  id?: string | number | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
+export type { WireMessage } from './wire-message.js';
 
 /** What the scripted server answers to one request: a result, `{ error }`, or NO_ANSWER. */
 export type Script = (request: WireMessage) => unknown;
@@ -116,47 +103,3 @@ export class ScriptedTransport implements Transport {
     return this.sent.filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId);
   }
 }
-
-export const SCRIPTED_SERVER = fileURLToPath(new URL('../fixtures/scripted-server.mjs', import.meta.url));
-
-/**
- * Starts spec-tests/fixtures/scripted-server.mjs as a real child process and
- * connects an McpClient to it. The client is closed, and the process killed
- * if it is still there, when the test ends.
- */
-export async function startScriptedServer(
-  t: TestContext,
-  flags: string[] = [],
-  options: McpClientOptions & { env?: Record<string, string>; connect?: boolean } = {},
-) {
-  const diagnostics: Diagnostic[] = [];
-  const transport = new StdioTransport({
-    command: [process.execPath, SCRIPTED_SERVER, ...flags],
-    server: 'scripted',
-    env: options.env,
-    shutdownStepMs: 500,
-  });
-  const client = new McpClient(transport, {
-    ...options,
-    onDiagnostic: (d) => {
-      diagnostics.push(d);
-      options.onDiagnostic?.(d);
-    },
-  });
-  t.after(async () => {
-    await client.close().catch(() => {});
-    const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  if (options.connect !== false) await client.connect();
-  return { client, transport, diagnostics };
-}
-
-
-/** Raw lines the scripted server received, via its `received` tool. */
-export async function receivedLines(client: McpClient): Promise<string[]> {
-  const result = await client.callTool('received');
-  return (result.structuredContent as { lines: string[] }).lines;
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
