@@ -24,7 +24,7 @@ import {
   type TransportEnd,
 } from '../src/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { FIXTURE_INIT_RESULT, responseTo, startHttpFixture, until } from './helpers/http-fixture.js';
+import { FIXTURE_INIT_RESULT, responseTo, startHttpFixture, until } from '../src/testing/http-fixture.js';
 import { freePort } from './helpers/interop.js';
 
 const FAULT_SERVER = fileURLToPath(new URL('./fixtures/fault-server.mjs', import.meta.url));
