@@ -241,22 +241,20 @@ function printResult(result: CallToolResult): void {
   for (const block of result.content) {
     switch (block.type) {
       case 'text':
-        process.stdout.write(`${String(block.text)}\n`);
+        process.stdout.write(`${block.text}\n`);
         break;
       case 'image':
       case 'audio':
-        process.stdout.write(`[${block.type} ${String(block.mimeType)}, ${Math.floor((String(block.data).length * 3) / 4)} bytes]\n`);
+        process.stdout.write(`[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]\n`);
         break;
       case 'resource': {
-        const resource = (block.resource ?? {}) as Record<string, unknown>;
-        process.stdout.write(`[resource ${String(resource.uri)}]\n${typeof resource.text === 'string' ? `${resource.text}\n` : ''}`);
+        const resource = block.resource;
+        process.stdout.write(`[resource ${resource.uri}]\n${'text' in resource ? `${resource.text}\n` : ''}`);
         break;
       }
       case 'resource_link':
-        process.stdout.write(`[link ${String(block.uri)}${block.name ? ` ${String(block.name)}` : ''}]\n`);
+        process.stdout.write(`[link ${block.uri} ${block.name}]\n`);
         break;
-      default:
-        process.stdout.write(`${JSON.stringify(block)}\n`);
     }
   }
   if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);

@@ -62,7 +62,7 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
     return 1;
   }
   if (scenario?.startsWith('auth/')) {
-    // OAuth is out of scope for now (SPEC T4); the run goes ahead and fails at the server's 401, which says so.
+    // mcpwire implements no OAuth flow (T4): the run goes ahead and fails at the server's 401, which says so.
     process.stderr.write(`mcpwire conformance-client: scenario ${scenario} needs OAuth, which mcpwire does not implement yet\n`);
   }
 

@@ -1,8 +1,7 @@
 // Reads the `mcpServers` JSON that MCP hosts commonly use (SPEC C5): Claude
 // Desktop style stdio entries ({command, args, env, cwd}) and Cursor / VS
-// Code style remote entries ({url, headers, type: "sse" | "http"}). A
-// hand check for now; the full config layer (kaged YAML, Kestrel JSON, zod)
-// comes with the tool source.
+// Code style remote entries ({url, headers, type: "sse" | "http"}), checked
+// by hand: the format is small and reading it must not load a schema library.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
