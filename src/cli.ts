@@ -249,7 +249,7 @@ function printResult(result: CallToolResult): void {
         break;
       case 'resource': {
         const resource = block.resource;
-        process.stdout.write(`[resource ${resource.uri}]\n${'text' in resource ? `${resource.text}\n` : ''}`);
+        process.stdout.write(`[resource ${resource.uri}]\n${typeof resource.text === 'string' ? `${resource.text}\n` : ''}`);
         break;
       }
       case 'resource_link':

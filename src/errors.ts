@@ -48,7 +48,8 @@ export type ClosedReason =
   | 'closed' // our own close()
   | 'not-connected' // used before connect() or after close()
   | 'transport' // the transport failed (stream error, HTTP connection lost)
-  | 'http'; // an HTTP request was answered with an error status
+  | 'http' // an HTTP request was answered with an error status
+  | 'unavailable'; // a supervised server is restarting, failed, or disabled: the cause says which
 
 export interface ClosedDetail {
   reason: ClosedReason;
@@ -127,6 +128,9 @@ function describeClosed(d: ClosedDetail): string {
       break;
     case 'transport':
       text = `the transport failed (${causeText(d.cause)})`;
+      break;
+    case 'unavailable':
+      text = `the server is not available: ${causeText(d.cause)}`;
       break;
     case 'http':
       text =

@@ -19,7 +19,7 @@ export {
   type RequestHandler,
   type RequestOptions,
 } from './client/connection.js';
-export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ListChangedKind, type McpClientOptions } from './client/client.js';
+export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ConnectOptions, type ListChangedKind, type McpClientOptions } from './client/client.js';
 export { initializeHandshake, type Handshake, type HandshakeRequest } from './client/handshake.js';
 export {
   LATEST_PROTOCOL_VERSION,

@@ -90,6 +90,12 @@ export interface McpClientOptions {
 }
 
 
+/** Per-connect() settings: the handshake's timeout (default `connectTimeoutMs`) and a signal that abandons it. */
+export interface ConnectOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
 export class McpClient {
   private readonly connection: Connection;
   private readonly transport: Transport;
@@ -173,7 +179,7 @@ export class McpClient {
    * Opens the transport and runs the handshake (L1). On any failure the
    * transport is closed and the error rethrown.
    */
-  async connect(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ServerProfile> {
+  async connect(options: ConnectOptions = {}): Promise<ServerProfile> {
     if (this.connection.state !== 'idle') throw new Error(`McpClient.connect(): the client is ${this.state}, not idle`);
     this.connectTimeoutMs = options.timeoutMs;
     try {

@@ -6,7 +6,7 @@ import { SseTransport, type SseTransportOptions } from '../transport/sse.js';
 import { StdioTransport, type StdioTransportOptions } from '../transport/stdio.js';
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
-import { McpClient, type McpClientOptions } from './client.js';
+import { McpClient, type ConnectOptions, type McpClientOptions } from './client.js';
 
 /** A server to connect to, by transport. */
 export type ServerParams =
@@ -36,10 +36,10 @@ export function createTransport(params: ServerParams): Transport {
  * servers older than 2025-03-26. 401 and 403 are about credentials and 429
  * about load, not the transport: those fail at once.
  */
-export async function connect(params: ServerParams, options: McpClientOptions = {}): Promise<McpClient> {
+export async function connect(params: ServerParams, options: McpClientOptions = {}, handshake: ConnectOptions = {}): Promise<McpClient> {
   const client = new McpClient(createTransport(params), options);
   try {
-    await client.connect();
+    await client.connect(handshake);
     return client;
   } catch (error) {
     if (params.transport !== 'streamable-http' || !params.fallbackToSse) throw error;
@@ -48,7 +48,7 @@ export async function connect(params: ServerParams, options: McpClientOptions = 
     options.onDiagnostic?.({ kind: 'transport-fallback', server: client.server, from: 'streamable-http', to: 'sse', status });
     const legacy = new McpClient(new SseTransport(params), options);
     try {
-      await legacy.connect();
+      await legacy.connect(handshake);
       return legacy;
     } catch (sseError) {
       // Refused over both: the URL is the likelier mistake, and the first refusal says more about it.

@@ -1,0 +1,95 @@
+// Tool names (R1, R3, R4): the canonical `mcp.<key>.<tool>` of ADR-0043,
+// a provider-safe alias for each (LLM APIs accept only
+// `^[a-zA-Z0-9_-]{1,64}$`), and the glob patterns of filters and agent
+// rules.
+
+import { createHash } from 'node:crypto';
+
+export const TOOL_NAMESPACE = 'mcp';
+/** What LLM provider APIs accept as a tool name. */
+export const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX_ALIAS = 64;
+const HASH_CHARS = 8;
+
+export function canonicalName(serverKey: string, toolName: string): string {
+  return `${TOOL_NAMESPACE}.${serverKey}.${toolName}`;
+}
+
+/** Every character a provider refuses becomes `_`. */
+export function sanitize(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
+function shortHash(name: string, chars: number): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, chars);
+}
+
+/** `base` cut to leave room for `_<hash>` of the canonical name: at most 64 characters. */
+function hashed(base: string, canonical: string, chars: number): string {
+  return `${base.slice(0, MAX_ALIAS - chars - 1)}_${shortHash(canonical, chars)}`;
+}
+
+export interface AliasReport {
+  /** canonical name → alias */
+  aliases: Map<string, string>;
+  /** Names whose alias needed a hash suffix, and why: hosts may show this. */
+  adjusted: { canonical: string; alias: string; why: 'collision' | 'too-long' }[];
+}
+
+/**
+ * Provider-safe aliases for a set of canonical names: the sanitised name
+ * where it is unique and short enough; otherwise the sanitised name cut
+ * short with `_` and a hash of the canonical name, for every member of a
+ * colliding group (so no member wins by order). The result depends only on
+ * the set, never on its order; an alias can change when a colliding name
+ * joins the set, which the report says.
+ */
+export function assignAliases(canonicalNames: Iterable<string>, transform: (name: string) => string = sanitize): AliasReport {
+  const groups = new Map<string, string[]>();
+  for (const canonical of new Set(canonicalNames)) {
+    const base = transform(canonical);
+    const group = groups.get(base);
+    if (group) group.push(canonical);
+    else groups.set(base, [canonical]);
+  }
+  const aliases = new Map<string, string>();
+  const adjusted: AliasReport['adjusted'] = [];
+  const taken = new Set<string>();
+  for (const [base, members] of groups) if (members.length === 1 && base.length <= MAX_ALIAS) taken.add(base);
+  for (const [base, members] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (members.length === 1 && base.length <= MAX_ALIAS) {
+      aliases.set(members[0]!, base);
+      continue;
+    }
+    const why = members.length > 1 ? 'collision' : 'too-long';
+    for (const canonical of [...members].sort()) {
+      // A hash that meets a name already taken (vanishingly rare) grows until it is unique.
+      let chars = HASH_CHARS;
+      let alias = hashed(base, canonical, chars);
+      while (taken.has(alias) && chars < 32) alias = hashed(base, canonical, (chars += 4));
+      taken.add(alias);
+      aliases.set(canonical, alias);
+      adjusted.push({ canonical, alias, why });
+    }
+  }
+  return { aliases, adjusted };
+}
+
+/**
+ * A glob over tool names: `*` matches any run of characters (dots
+ * included, so `mcp.github.*` covers `mcp.github.issue.create`), `?` one
+ * character; everything else is literal.
+ */
+export function globToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (const char of pattern) {
+    if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+export function matchesAny(name: string, patterns: readonly RegExp[]): boolean {
+  return patterns.some((pattern) => pattern.test(name));
+}

@@ -1,0 +1,310 @@
+// One supervised server (S1–S5, ADR-0043 §3): starts it (connect + tool
+// discovery) at first use or when told to, restarts it after a crash with
+// backoff 1 s, 2 s, 4 s … capped at 60 s, marks it failed after 5
+// consecutive failures until the host enables it again, and keeps the
+// state a host reads. Calls in flight when the server dies fail with the
+// client's `closed` error and are not retried (S3): tools may not be
+// idempotent. Timing comes from an injectable clock.
+
+import { connect } from '../client/connect.js';
+import type { McpClient, McpClientOptions } from '../client/client.js';
+import type { Tool } from '../client/results.js';
+import { ClosedError } from '../errors.js';
+import type { TransportEnd } from '../transport/transport.js';
+import { nextDelay } from '../util/backoff.js';
+import type { SourceServer } from './config/types.js';
+
+export type ServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
+
+/** What a host reads about one server (S5). */
+export interface ServerStatus {
+  key: string;
+  state: ServerState;
+  transport: string;
+  /** Why it failed (state 'failed'), or why it is disabled. */
+  reason: string | undefined;
+  /** When the next start is due, ms since the epoch (state 'restarting'). */
+  nextAttemptAt: number | undefined;
+  /** Restarts after a crash or a failed start, over the source's life. */
+  restarts: number;
+  /** Failures since the server last stayed up for the stability window. */
+  consecutiveFailures: number;
+  lastError: string | undefined;
+  stderrTail: string;
+  pid: number | undefined;
+  tools: number;
+  calls: number;
+  errors: number;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const timer = setTimeout(callback, ms);
+    timer.unref(); // a pending restart must not keep the host alive by itself
+    return timer;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface RestartPolicy {
+  /** First backoff delay; doubles per consecutive failure. Default 1000 ms. */
+  initialMs: number;
+  /** Backoff ceiling. Default 60 000 ms. */
+  maxMs: number;
+  /** Consecutive failures after which the server is marked failed. Default 5. */
+  maxFailures: number;
+  /**
+   * A server that stayed ready this long has recovered: its failure count
+   * starts again from zero at the next crash. Default 60 000 ms.
+   */
+  stableAfterMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { initialMs: 1_000, maxMs: 60_000, maxFailures: 5, stableAfterMs: 60_000 };
+
+export interface SupervisorOptions {
+  clock: Clock;
+  restart: RestartPolicy;
+  /** Client options for every connection (hooks, timeouts); the supervisor adds its own onClose and onListChanged. */
+  client: McpClientOptions;
+  /** The connection's tools changed (discovery at start, a list_changed). */
+  onTools(tools: readonly Tool[]): void;
+  onState(status: ServerStatus): void;
+  /** Builds the client; replaceable in tests. Default: connect(). */
+  connectServer?: (server: SourceServer, options: McpClientOptions, signal: AbortSignal) => Promise<McpClient>;
+}
+
+export class ServerSupervisor {
+  private state: ServerState;
+  private client: McpClient | undefined;
+  private starting: Promise<McpClient> | undefined;
+  /** Aborts a start in progress when the source closes. */
+  private startAbort: AbortController | undefined;
+  private timer: unknown;
+  private reason: string | undefined;
+  private lastError: string | undefined;
+  private nextAttemptAt: number | undefined;
+  private restarts = 0;
+  private failures = 0;
+  private readyAt: number | undefined;
+  private toolCount = 0;
+  private calls = 0;
+  private errors = 0;
+  private lastStderr = '';
+  /** Serializes calls when the host asks for it (R6). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly server: SourceServer,
+    private readonly options: SupervisorOptions,
+  ) {
+    this.state = server.disabled ? 'disabled' : 'idle';
+    if (server.disabled) this.reason = 'disabled in the operator config';
+  }
+
+  get key(): string {
+    return this.server.key;
+  }
+
+  status(): ServerStatus {
+    return {
+      key: this.key,
+      state: this.state,
+      transport: this.client?.transportKind ?? this.server.params.transport,
+      reason: this.reason,
+      nextAttemptAt: this.state === 'restarting' ? this.nextAttemptAt : undefined,
+      restarts: this.restarts,
+      consecutiveFailures: this.failures,
+      lastError: this.lastError,
+      stderrTail: this.client?.stderrTail() || this.lastStderr,
+      pid: this.state === 'ready' || this.state === 'starting' ? this.client?.pid : undefined,
+      tools: this.toolCount,
+      calls: this.calls,
+      errors: this.errors,
+    };
+  }
+
+  /** The connected client, starting the server if it is idle; waits for a start in progress. */
+  ready(): Promise<McpClient> {
+    switch (this.state) {
+      case 'ready':
+        return Promise.resolve(this.client!);
+      case 'starting':
+        return this.starting!;
+      case 'idle':
+        return this.start();
+      default:
+        return Promise.reject(this.unavailable());
+    }
+  }
+
+  /** Runs one call on the connected server, counting it; serialized with the others when `serialize` is set. */
+  run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
+    const attempt = () =>
+      this.ready().then((client) => {
+        this.calls++;
+        return job(client).catch((error: unknown) => {
+          this.errors++;
+          throw error;
+        });
+      });
+    if (!serialize) return attempt();
+    const result = this.queue.then(attempt, attempt);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  /** The host turns a failed or disabled server back on: failures forgotten, started on next use. */
+  enable(): void {
+    if (this.state !== 'failed' && this.state !== 'disabled' && this.state !== 'restarting') return;
+    this.cancelTimer();
+    this.failures = 0;
+    this.reason = undefined;
+    this.setState('idle');
+  }
+
+  async close(): Promise<void> {
+    this.cancelTimer();
+    this.setState('closed');
+    this.startAbort?.abort(new ClosedError({ server: this.key }, { reason: 'closed' }));
+    const starting = this.starting;
+    const client = this.client;
+    this.client = undefined;
+    await Promise.allSettled([client?.close(), starting?.then((c) => c.close())]);
+  }
+
+  // --- lifecycle -------------------------------------------------------------------
+
+  private start(): Promise<McpClient> {
+    this.setState('starting');
+    this.starting = this.connectAndDiscover().then(
+      (client) => {
+        this.starting = undefined;
+        if (this.state !== 'starting') {
+          void client.close(); // closed or disabled meanwhile
+          throw this.unavailable();
+        }
+        this.client = client;
+        this.readyAt = this.options.clock.now();
+        this.setState('ready');
+        return client;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        if (this.state === 'closed') throw error;
+        this.failed(error);
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  private async connectAndDiscover(): Promise<McpClient> {
+    if (this.server.unsupported) throw new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(this.server.unsupported) });
+    const connectServer = this.options.connectServer ?? ((server, options, signal) => connect(server.params, options, { signal }));
+    const abort = new AbortController();
+    this.startAbort = abort;
+    let client: McpClient | undefined;
+    const options: McpClientOptions = {
+      ...this.options.client,
+      onClose: (end) => {
+        this.options.client.onClose?.(end);
+        if (client && this.client === client) this.crashed(end, client);
+      },
+      onListChanged: (kind) => {
+        this.options.client.onListChanged?.(kind);
+        if (kind === 'tools' && client && this.client === client) void this.rediscover(client);
+      },
+    };
+    client = await connectServer(this.server, options, abort.signal);
+    try {
+      await this.discover(client);
+    } catch (error) {
+      this.lastStderr = client.stderrTail();
+      await client.close().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  private async discover(client: McpClient): Promise<void> {
+    const { tools } = await client.listTools();
+    this.toolCount = tools.length;
+    this.options.onTools(tools);
+  }
+
+  /** notifications/tools/list_changed (R7): discover again; a failure is recorded, the old tools stay. */
+  private async rediscover(client: McpClient): Promise<void> {
+    try {
+      await this.discover(client);
+    } catch (error) {
+      this.lastError = describe(error);
+      this.options.onState(this.status());
+    }
+  }
+
+  /** A ready server's connection ended without our close(): count it and schedule a restart (S2). */
+  private crashed(end: TransportEnd, client: McpClient): void {
+    if (this.state !== 'ready') return;
+    this.lastStderr = client.stderrTail();
+    this.client = undefined;
+    // A server that stayed up for the stability window has recovered: this crash starts a new count.
+    if (this.readyAt !== undefined && this.options.clock.now() - this.readyAt >= this.options.restart.stableAfterMs) this.failures = 0;
+    this.failed(new ClosedError({ server: this.key }, end.reason === 'too-large' ? { reason: 'transport', cause: new Error(`a message exceeded ${end.limitBytes} bytes`) } : end));
+  }
+
+  /** One more consecutive failure: schedule the next start, or give up after maxFailures. */
+  private failed(error: unknown): void {
+    this.failures++;
+    this.lastError = describe(error);
+    const policy = this.options.restart;
+    if (this.failures >= policy.maxFailures) {
+      this.reason = `${this.failures} consecutive failures; the last: ${this.lastError}`;
+      this.setState('failed');
+      return;
+    }
+    const delay = nextDelay(this.failures - 1, policy);
+    this.nextAttemptAt = this.options.clock.now() + delay;
+    this.setState('restarting');
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      if (this.state !== 'restarting') return;
+      this.restarts++;
+      this.start().catch(() => {}); // a failure is counted by start() itself
+    }, delay);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    this.options.onState(this.status());
+  }
+
+  /** The typed error a call gets while the server cannot take it. */
+  private unavailable(): ClosedError {
+    const why =
+      this.state === 'restarting'
+        ? `it crashed and restarts at ${new Date(this.nextAttemptAt ?? 0).toISOString()} (after ${this.failures} consecutive failure${this.failures === 1 ? '' : 's'}; last: ${this.lastError})`
+        : this.state === 'failed'
+          ? `it is marked failed (${this.reason}); the host can re-enable it`
+          : this.state === 'disabled'
+            ? `it is ${this.reason ?? 'disabled'}`
+            : 'the tool source is closed';
+    return new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(why) });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
