@@ -15,6 +15,8 @@ const COLORS: Record<ContenderId, string> = {
   ndjson: '#f59f00',
   'floor-bytes': '#868e96',
   'floor-string': '#343a40',
+  'sdk-v2': '#4c6ef5',
+  'floor-node': '#adb5bd',
 };
 
 const WIDTH = 1000;

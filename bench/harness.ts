@@ -6,7 +6,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-export const CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson', 'floor-bytes', 'floor-string'] as const;
+/** The contenders of the stdio framing workloads, every one of which takes part in ndjson-*. */
+export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson', 'floor-bytes', 'floor-string'] as const;
+/** import-cold adds the SDK v2 client package and a bare `node -e 0` process. */
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -28,6 +31,7 @@ export const WORKLOADS = [
   'e2e-concurrent16',
   'e2e-concurrent16-echo',
   'memory-16mib',
+  'import-cold',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 

@@ -83,6 +83,20 @@ function memoryTarget(records: readonly BenchRecord[]): TargetResult {
   };
 }
 
+/**
+ * import-cold: what importing costs above a bare process start. Judged as
+ * mcpwire's time above the `node -e 0` floor over the SDK v2 client's.
+ */
+function importColdTarget(records: readonly BenchRecord[]): TargetResult {
+  const target = 'import-cold: time above the node floor ≤ 0.2× the SDK v2 client\'s';
+  const reference = 'earlier: floor 75 ms, mcpwire 115, v1 284, v2 241';
+  const [floor, mine, v1, v2] = (['floor-node', 'mcpwire', 'sdk', 'sdk-v2'] as const).map((c) => find(records, 'import-cold', c));
+  if (!floor || !mine || !v2) return { target, reference };
+  const share = (mine.median - floor.median) / (v2.median - floor.median);
+  const ms = (r: BenchRecord | undefined) => (r ? r.median.toFixed(0) : '—');
+  return { target, reference, figure: `${share.toFixed(3)} (floor ${ms(floor)} ms, mcpwire ${ms(mine)}, v1 ${ms(v1)}, v2 ${ms(v2)})`, met: share <= 0.2 };
+}
+
 export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[] {
   return [
     ratioTarget(records, 'ndjson-small-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.6×', 'ndjson-small-64k', 1.05),
@@ -95,6 +109,7 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     ratioTarget(records, 'e2e-concurrent16 client CPU/call ≤ 0.35× SDK', '', 'e2e-concurrent16', 0.35, 'us CPU/call'),
     ratioTarget(records, 'e2e-concurrent16 throughput ≥ 1.5× SDK', '', 'e2e-concurrent16', 1.5, 'calls/s', true),
     memoryTarget(records),
+    importColdTarget(records),
   ];
 }
 

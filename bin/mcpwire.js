@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// Starts the CLI: the compiled build when one exists, else the TypeScript
-// sources through tsx (a devDependency), so `npx mcpwire` works straight
-// after `npm ci` on a fresh clone with no build step.
+// Starts the CLI from the compiled build, the same code in a clone as in the
+// published package: never TypeScript sources through tsx, a devDependency a
+// consumer does not have.
 import { existsSync } from 'node:fs';
 
 const built = new URL('../dist/cli.js', import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(new URL('../src/cli.ts', import.meta.url).href);
+if (!existsSync(built)) {
+  // Only a clone can get here (the package ships dist/): `npm ci` builds through `prepare`.
+  process.stderr.write('mcpwire: dist/ is not built; run `npm run build` in the repository\n');
+  process.exit(1);
 }
+await import(built.href);

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -20,6 +20,11 @@ import { ECHO_CALL, ECHO_RESULT, HANDSHAKE, writeTranscript } from '../src/testi
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED_DIR = fileURLToPath(new URL('../../shared/conformance/transcripts/', import.meta.url));
 const OWN_DIR = fileURLToPath(new URL('./', import.meta.url));
+/**
+ * The shared corpus comes with the project's workspace, not with the
+ * repository: a clone on its own skips what needs it, saying so (CI has it).
+ */
+const SHARED_MISSING = existsSync(SHARED_DIR) ? false : `the shared transcript corpus is not beside this clone (${SHARED_DIR}); CI has it and runs these`;
 const SHARED_CASE_COUNT = 30;
 const HTTP_TRANSPORTS = ['streamable-http', 'sse'] as const;
 type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
@@ -56,10 +61,10 @@ async function assertReplays(file: string, transport: HttpTransport): Promise<vo
 }
 
 // The CLI's own discovery (a directory stands for its *.jsonl files, sorted).
-const sharedFiles = await collectTranscriptFiles([SHARED_DIR]);
+const sharedFiles = SHARED_MISSING ? [] : await collectTranscriptFiles([SHARED_DIR]);
 const ownFiles = await collectTranscriptFiles([OWN_DIR]);
 
-test(`all ${SHARED_CASE_COUNT} shared worked examples are there, and most can go over HTTP`, () => {
+test(`all ${SHARED_CASE_COUNT} shared worked examples are there, and most can go over HTTP`, { skip: SHARED_MISSING }, () => {
   assert.equal(sharedFiles.length, SHARED_CASE_COUNT, `expected ${SHARED_CASE_COUNT} transcripts in ${SHARED_DIR}`);
   assert.ok(ownFiles.length > 0, `no transcripts in ${OWN_DIR}`);
   // A guard against a skip rule that quietly swallows everything.
@@ -68,7 +73,7 @@ test(`all ${SHARED_CASE_COUNT} shared worked examples are there, and most can go
 });
 
 for (const transport of HTTP_TRANSPORTS) {
-  describe(`over ${transport}: shared worked examples`, { concurrency: CASE_CONCURRENCY }, () => {
+  describe(`over ${transport}: shared worked examples`, { concurrency: CASE_CONCURRENCY, skip: SHARED_MISSING }, () => {
     for (const file of sharedFiles) test(basename(file, '.jsonl'), () => assertReplays(file, transport));
   });
   describe(`over ${transport}: misbehaving-server cases (conformance/*.jsonl)`, { concurrency: CASE_CONCURRENCY }, () => {
@@ -172,13 +177,15 @@ test('over streamable-http: after s2c close, the next call fails "closed" too (n
 
 // --- the CLI ------------------------------------------------------------------------------
 
-describe('the CLI: mcpwire conformance --transport sse', () => {
+describe('the CLI: mcpwire conformance --transport sse', { skip: SHARED_MISSING }, () => {
   const cliDir = mkdtempSync(join(tmpdir(), 'mcpwire-cli-http-test-'));
   after(() => rmSync(cliDir, { recursive: true, force: true }));
   // Sorted: everything-echo-and-ping (passes), split-message-delay (raw: skipped), wrong-result (fails).
-  copyFileSync(join(SHARED_DIR, 'everything-echo-and-ping.jsonl'), join(cliDir, 'everything-echo-and-ping.jsonl'));
-  copyFileSync(join(SHARED_DIR, 'split-message-delay.jsonl'), join(cliDir, 'split-message-delay.jsonl'));
-  copyFileSync(cases.wrongResult, join(cliDir, 'wrong-result.jsonl'));
+  if (!SHARED_MISSING) {
+    copyFileSync(join(SHARED_DIR, 'everything-echo-and-ping.jsonl'), join(cliDir, 'everything-echo-and-ping.jsonl'));
+    copyFileSync(join(SHARED_DIR, 'split-message-delay.jsonl'), join(cliDir, 'split-message-delay.jsonl'));
+    copyFileSync(cases.wrongResult, join(cliDir, 'wrong-result.jsonl'));
+  }
 
   function cli(args: string[]) {
     const run = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'mcpwire.js'), 'conformance', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });

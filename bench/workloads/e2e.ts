@@ -21,9 +21,8 @@ import { percentile, type Contender, type Metrics, type Prepared, type Workload 
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
- * The servers run on this very Node (20): under `npm run`, a bare `node` on
- * PATH is node_modules/.bin/node, a Node 22 devDependency, and the two
- * clients must face identical servers anyway.
+ * The servers run on this very Node, never whatever `node` is first on
+ * PATH: the two clients must face identical servers.
  */
 const SERVERS = {
   everything: [process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],

@@ -81,6 +81,8 @@ switch (contender) {
   case 'ndjson':
     delivered = await ndjsonParse(lazyReads);
     break;
+  default:
+    throw new Error(`memory-child: ${contender} has no framing to measure`);
 }
 sample();
 JSON.parse = originalParse;

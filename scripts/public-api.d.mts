@@ -1,0 +1,2 @@
+export declare const SNAPSHOT: string;
+export declare function render(): Promise<string>;
