@@ -66,6 +66,8 @@ function send(message) {
   process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 }
 
+// Logs go to stderr, as MCP's stdio transport allows: stdout carries only messages.
+process.stderr.write('example echo server: ready on stdio\n');
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on('line', (line) => {
   if (!line.trim()) return;

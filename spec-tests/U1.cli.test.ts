@@ -36,7 +36,7 @@ function mcpwireRecordingLoads(t: { after(fn: () => void): void }, ...args: stri
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
-const CONFORMANCE_MODULE = /\/src\/conformance\//;
+const CONFORMANCE_MODULE = /\/(src|dist)\/conformance\//;
 
 function mcpwireAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -117,13 +117,13 @@ test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE ser
 test('U1: every documented flag is accepted: tools --verbose exits 0 and prints the server\'s diagnostics on stderr', () => {
   const run = mcpwire('tools', '--verbose');
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^everything \(\d+ tools\)/m);
+  assert.match(run.stdout, /^example \(\d+ tools\)/m);
   // The bundled server announces itself on stderr: with --verbose that chunk reaches the person, named by server.
-  assert.match(run.stderr, /^everything: stderr "Starting/m, run.stderr);
+  assert.match(run.stderr, /^example: stderr "example echo server: ready/m, run.stderr);
   const quiet = mcpwire('tools');
   assert.equal(quiet.status, 0, quiet.stderr);
   assert.doesNotMatch(quiet.stderr, /stderr "/);
-  for (const args of [['demo', '-v', '--json'], ['call', 'everything', 'echo', '{"message":"v"}', '--verbose', '--json']]) {
+  for (const args of [['demo', '-v', '--json'], ['call', 'example', 'echo', '{"message":"v"}', '--verbose', '--json']]) {
     const verbose = mcpwire(...args);
     assert.equal(verbose.status, 0, `${args.join(' ')}: ${verbose.stderr}`);
   }
@@ -141,11 +141,11 @@ test('U1: --version, help and tools do not load the conformance runner; conforma
   for (const args of [['--version'], ['help'], ['tools', '--json']]) {
     const run = mcpwireRecordingLoads(t, ...args);
     assert.equal(run.status, 0, run.stderr);
-    assert.ok(run.modules.some((url) => url.endsWith('/src/cli.ts')), `the hook saw the CLI load (${args.join(' ')})`);
+    assert.ok(run.modules.some((url) => /\/(src\/cli\.ts|dist\/cli\.js)$/.test(url)), `the hook saw the CLI load (${args.join(' ')})`);
     assert.deepEqual(run.modules.filter((url) => CONFORMANCE_MODULE.test(url)), [], `mcpwire ${args.join(' ')} loaded conformance modules`);
   }
   // The same record for a command that needs the runner: the hook does see it when it loads.
   const conformance = mcpwireRecordingLoads(t, 'conformance', '--help');
   assert.equal(conformance.status, 0, conformance.stderr);
-  assert.ok(conformance.modules.some((url) => url.endsWith('/src/conformance/command.ts')), conformance.modules.join('\n'));
+  assert.ok(conformance.modules.some((url) => /\/(src\/conformance\/command\.ts|dist\/conformance\/command\.js)$/.test(url)), conformance.modules.join('\n'));
 });
