@@ -13,6 +13,11 @@ import { isAlive } from './fault-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+
+/** The entry script of the real server-everything (a devDependency). */
+export function everythingServerPath(): string {
+  return EVERYTHING;
+}
 const BIND_LOOPBACK = fileURLToPath(new URL('../fixtures/bind-loopback.mjs', import.meta.url));
 const READY_MS = 20_000;
 

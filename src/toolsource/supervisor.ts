@@ -264,6 +264,8 @@ export class ServerSupervisor {
   private failed(error: unknown): void {
     this.failures++;
     this.lastError = describe(error);
+    // A start that failed returned no client: the stderr tail rides on its error.
+    if (error instanceof ClosedError && error.stderrTail) this.lastStderr = error.stderrTail;
     const policy = this.options.restart;
     if (this.failures >= policy.maxFailures) {
       this.reason = `${this.failures} consecutive failures; the last: ${this.lastError}`;

@@ -34,6 +34,8 @@ export interface StdioServerParams {
   cwd?: string;
   /** Variables merged over the host's environment (T1). */
   env?: Readonly<Record<string, string>>;
+  /** false: the server gets `env` alone, nothing of the host's environment. Default true. */
+  inheritEnv?: boolean;
 }
 
 export interface StdioTransportOptions extends StdioServerParams {
@@ -80,7 +82,7 @@ export class StdioTransport implements Transport {
     const [program, ...args] = this.argv as [string, ...string[]];
     const child = spawn(program, args, {
       cwd: this.options.cwd,
-      env: { ...process.env, ...this.options.env },
+      env: this.options.inheritEnv === false ? { ...this.options.env } : { ...process.env, ...this.options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });

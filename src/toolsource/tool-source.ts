@@ -1,0 +1,231 @@
+// The tool source a host embeds (ADR-0043; R1–R7, S1–S5): a config in,
+// namespaced, filtered, supervised tools out. One ServerSupervisor per
+// server, one ToolRegistry over all of them, dispatch by canonical name or
+// alias with the server's timeout, the result cap, and the caller's signal.
+
+import type { McpClientOptions } from '../client/client.js';
+import type { JsonObject } from '../client/results.js';
+import type { ServerParams } from '../client/connect.js';
+import { ConfigError } from '../errors.js';
+import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
+import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
+import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type ServerStatus } from './supervisor.js';
+import { capResult, type CappedResult } from './truncate.js';
+import { safeEnvironment } from './environment.js';
+
+export interface ToolSourceOptions {
+  /** The loaded configuration (see loadToolSourceConfig). */
+  config: ToolSourceConfig;
+  /**
+   * When servers start (S1): 'first-use' (ADR-0043's default) starts a
+   * server when its tools are first asked for or one is called; 'startup'
+   * starts every server in openToolSource(), which resolves once each has
+   * been discovered or has failed.
+   */
+  start?: 'first-use' | 'startup';
+  /** Send one server's calls one at a time (R6), as Kestrel does. Default false. */
+  serializeCalls?: boolean;
+  /**
+   * What a stdio server inherits (ADR-0043 §3): 'merge' (default) puts its
+   * `env` over the host's whole environment; 'safe' passes only HOME,
+   * LOGNAME, PATH, SHELL, TERM, USER (and the platform's equivalents) plus
+   * its own `env`.
+   */
+  env?: 'merge' | 'safe';
+  /** Restart policy (S2). Default: 1 s doubling to 60 s, failed after 5 in a row, recovered after 60 s up. */
+  restart?: Partial<RestartPolicy>;
+  /** Clock for restarts; tests inject one. */
+  clock?: Clock;
+  /** Client hooks for every server connection (onDiagnostic, onLog, …). Sampling is never offered (ADR-0043 §5). */
+  client?: Omit<McpClientOptions, 'handlers' | 'onClose' | 'timeoutMs'>;
+}
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /** Overrides the server's timeout for this call. */
+  timeoutMs?: number;
+}
+
+/** What a call returns: the server's result, capped, and where it came from. */
+export interface ToolCallResult extends CappedResult {
+  /** The canonical name. */
+  name: string;
+  server: string;
+  tool: string;
+}
+
+export interface ToolSourceEvents {
+  /** A server's tools were (re)discovered: added and removed canonical names. */
+  'tools-changed': ToolsChange;
+  /** A server's state changed. */
+  'server-state': ServerStatus;
+}
+
+type Listener<K extends keyof ToolSourceEvents> = (event: ToolSourceEvents[K]) => void;
+
+/** Which tools to list: all, an agent's by name (from the config), or an explicit `tools:` block. */
+export interface ToolQuery {
+  agent?: string | AgentToolRules;
+}
+
+export class ToolSource {
+  private readonly registry = new ToolRegistry();
+  private readonly supervisors = new Map<string, ServerSupervisor>();
+  private readonly filters = new Map<string, CompiledFilter>();
+  private readonly listeners: { [K in keyof ToolSourceEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set() };
+  private closed = false;
+
+  constructor(private readonly options: ToolSourceOptions) {
+    const restart = { ...DEFAULT_RESTART_POLICY, ...options.restart };
+    const clock = options.clock ?? systemClock;
+    for (const server of options.config.servers) {
+      const filter = compileFilter(server.tools);
+      this.filters.set(server.key, filter);
+      const supervised = { ...server, params: withEnvironment(server.params, options.env ?? 'merge') };
+      // A server whose tools are all filtered out is never contacted: it would register nothing.
+      if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
+      const supervisor = new ServerSupervisor(supervised, {
+        clock,
+        restart,
+        client: { ...options.client, timeoutMs: server.timeoutMs ?? options.config.defaultTimeoutMs },
+        onTools: (tools) => this.emit('tools-changed', this.registry.setServerTools(server.key, tools, filter)),
+        onState: (status) => this.emit('server-state', status),
+      });
+      this.supervisors.set(server.key, supervisor);
+    }
+  }
+
+  /** The config this source runs. */
+  get config(): ToolSourceConfig {
+    return this.options.config;
+  }
+
+  /**
+   * Starts every enabled server that has not started yet and waits until
+   * each is discovered or has failed (R7: concurrently; one server's failure
+   * does not stop the others). Never rejects: failures show in status().
+   */
+  async discover(): Promise<void> {
+    const pending = [...this.supervisors.values()].filter((s) => s.status().state === 'idle' || s.status().state === 'starting');
+    await Promise.allSettled(pending.map((s) => s.ready()));
+  }
+
+  /**
+   * The registered tools (R1, R2), discovering servers first where needed;
+   * for an agent, only those its `tools:` block enables (R3).
+   */
+  async tools(query: ToolQuery = {}): Promise<ToolDefinition[]> {
+    await this.discover();
+    const all = this.registry.list();
+    if (query.agent === undefined) return all;
+    const rules = typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
+    return all.filter((definition) => enabledForAgent(definition, rules));
+  }
+
+  /** The tool a canonical name or alias names, among those discovered so far. */
+  resolve(name: string): ToolDefinition | undefined {
+    return this.registry.resolve(name);
+  }
+
+  /**
+   * Calls a tool by canonical name or alias (R6): the server's timeout (or
+   * the default), the caller's signal, the result cap (R5). Sampling
+   * requests from the server are refused (ADR-0043 §5). A call in flight
+   * when its server dies fails with `closed` and is not retried (S3).
+   */
+  async call(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
+    const definition = this.registry.resolve(name) ?? (await this.discoverFor(name));
+    const supervisor = this.supervisors.get(definition.mcp_server)!;
+    const server = supervisor.server;
+    const requestOptions = {
+      timeoutMs: options.timeoutMs ?? server.timeoutMs ?? this.options.config.defaultTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const tool = definition.mcp_tool_name;
+    const result = await supervisor.run((client) => client.callTool(tool, args, requestOptions), this.options.serializeCalls ?? false);
+    return { ...capResult(result, this.options.config.resultCapBytes), name: definition.name, server: server.key, tool };
+  }
+
+  /** Every server's state (S5). */
+  status(): ServerStatus[] {
+    return [...this.supervisors.values()].map((s) => s.status());
+  }
+
+  /** Turns a failed or disabled server back on; it starts at next use (S2). */
+  enable(key: string): void {
+    const supervisor = this.supervisors.get(key);
+    if (!supervisor) throw new ConfigError(this.options.config.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
+    supervisor.enable();
+  }
+
+  on<K extends keyof ToolSourceEvents>(event: K, listener: Listener<K>): () => void {
+    this.listeners[event].add(listener);
+    return () => this.listeners[event].delete(listener);
+  }
+
+  /** Closes every server (S4): stdio process groups stopped, HTTP sessions deleted. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.supervisors.values()].map((s) => s.close()));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  // --- internals -----------------------------------------------------------------
+
+  private emit<K extends keyof ToolSourceEvents>(event: K, payload: ToolSourceEvents[K]): void {
+    if (this.closed && event === 'tools-changed') return;
+    for (const listener of this.listeners[event]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        this.options.client?.onDiagnostic?.({ kind: 'handler-error', server: 'toolsource', method: event, error });
+      }
+    }
+  }
+
+  /**
+   * A name not registered yet may belong to a server not started yet: start
+   * that one (first use). A server that cannot start says why, rather than
+   * the tool being unknown.
+   */
+  private async discoverFor(name: string): Promise<ToolDefinition> {
+    const key = [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
+    if (key) await this.supervisors.get(key)!.ready();
+    else await this.discover();
+    const definition = this.registry.resolve(name);
+    if (!definition) throw this.unknownTool(name);
+    return definition;
+  }
+
+  private agentRules(agent: string): AgentToolRules {
+    const rules = this.options.config.agents[agent];
+    if (rules) return rules;
+    const known = Object.keys(this.options.config.agents);
+    throw new ConfigError(this.options.config.file, [agent, 'tools'], `the agent "${agent}" has no tools block; agents with one: ${known.join(', ') || 'none'}`);
+  }
+
+  private unknownTool(name: string): ConfigError {
+    const names = this.registry.list().flatMap((d) => [d.name, d.alias]);
+    const near = names.filter((candidate) => candidate.includes(name) || name.includes(candidate.split('.').pop() ?? '')).slice(0, 3);
+    const unavailable = this.status().filter((s) => s.state === 'failed' || s.state === 'restarting').map((s) => s.key);
+    const hints = [near.length ? `did you mean ${near.join(', ')}?` : '', unavailable.length ? `servers not available: ${unavailable.join(', ')}` : ''].filter(Boolean);
+    return new ConfigError(undefined, [], `no tool named "${name}"${hints.length ? `; ${hints.join('; ')}` : ''}`);
+  }
+}
+
+function withEnvironment(params: ServerParams, mode: 'merge' | 'safe'): ServerParams {
+  if (params.transport !== 'stdio' || mode === 'merge') return params;
+  return { ...params, env: { ...safeEnvironment(process.env), ...params.env }, inheritEnv: false };
+}
+
+/** Loads nothing: opens a tool source over a loaded config; with `start: 'startup'`, discovers every server first. */
+export async function openToolSource(options: ToolSourceOptions): Promise<ToolSource> {
+  const source = new ToolSource(options);
+  if (options.start === 'startup') await source.discover();
+  return source;
+}
+
+export type { SourceServer };
