@@ -17,6 +17,9 @@ const COLORS: Record<ContenderId, string> = {
   'floor-string': '#343a40',
   'sdk-v2': '#4c6ef5',
   'floor-node': '#adb5bd',
+  toolsource: '#ae3ec9',
+  'bare-client': '#e599f7',
+  'one-server': '#ced4da',
 };
 
 const WIDTH = 1000;

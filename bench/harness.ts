@@ -8,8 +8,12 @@ import { runInNewContext } from 'node:vm';
 
 /** The contenders of the stdio framing workloads, every one of which takes part in ndjson-*. */
 export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson', 'floor-bytes', 'floor-string'] as const;
-/** import-cold adds the SDK v2 client package and a bare `node -e 0` process. */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node'] as const;
+/**
+ * import-cold adds the SDK v2 client package and a bare `node -e 0` process;
+ * the tool-source workloads compare the tool source with a bare McpClient
+ * (dispatch) and with one server (start-up).
+ */
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -32,6 +36,8 @@ export const WORKLOADS = [
   'e2e-concurrent16-echo',
   'memory-16mib',
   'import-cold',
+  'toolsource-dispatch',
+  'toolsource-startup-8',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 

@@ -97,6 +97,13 @@ function importColdTarget(records: readonly BenchRecord[]): TargetResult {
   return { target, reference, figure: `${share.toFixed(3)} (floor ${ms(floor)} ms, mcpwire ${ms(mine)}, v1 ${ms(v1)}, v2 ${ms(v2)})`, met: share <= 0.2 };
 }
 
+/** The tool source's ratio on one workload and unit against that workload's baseline. */
+function toolSourceTarget(records: readonly BenchRecord[], target: string, workload: WorkloadId, unit: string, limit: number): TargetResult {
+  const mine = find(records, workload, 'toolsource', unit);
+  if (!mine) return { target, reference: '' };
+  return { target, reference: '', figure: `${x(mine.ratio)} (${num(mine.median)} ${mine.unit} against ${mine.baseline}, range ${num(mine.min)}–${num(mine.max)})`, met: mine.ratio <= limit };
+}
+
 export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[] {
   return [
     ratioTarget(records, 'ndjson-small-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.6×', 'ndjson-small-64k', 1.05),
@@ -110,6 +117,8 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     ratioTarget(records, 'e2e-concurrent16 throughput ≥ 1.5× SDK', '', 'e2e-concurrent16', 1.5, 'calls/s', true),
     memoryTarget(records),
     importColdTarget(records),
+    toolSourceTarget(records, 'toolsource-dispatch: CPU per call ≤ 1.05× a bare McpClient', 'toolsource-dispatch', 'us CPU/call', 1.05),
+    toolSourceTarget(records, 'toolsource-startup-8: 8 slow servers ready ≤ 1.5× one', 'toolsource-startup-8', 'ms', 1.5),
   ];
 }
 

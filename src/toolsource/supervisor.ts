@@ -147,19 +147,24 @@ export class ServerSupervisor {
 
   /** Runs one call on the connected server, counting it; serialized with the others when `serialize` is set. */
   run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
-    const attempt = () =>
-      this.ready().then((client) => {
-        this.calls++;
-        return job(client).catch((error: unknown) => {
-          this.errors++;
-          throw error;
-        });
-      });
+    // The common case, a ready server and no queue, adds one promise to the call and nothing else.
+    if (!serialize && this.state === 'ready') return this.counted(job(this.client!));
+    const attempt = () => this.ready().then((client) => this.counted(job(client)));
     if (!serialize) return attempt();
     const result = this.queue.then(attempt, attempt);
     this.queue = result.catch(() => {});
     return result;
   }
+
+  private counted<T>(call: Promise<T>): Promise<T> {
+    this.calls++;
+    return call.then(undefined, this.countError);
+  }
+
+  private readonly countError = (error: unknown): never => {
+    this.errors++;
+    throw error;
+  };
 
   /** The host turns a failed or disabled server back on: failures forgotten, started on next use. */
   enable(): void {

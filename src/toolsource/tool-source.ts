@@ -133,17 +133,26 @@ export class ToolSource {
    * requests from the server are refused (ADR-0043 §5). A call in flight
    * when its server dies fails with `closed` and is not retried (S3).
    */
-  async call(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
-    const definition = this.registry.resolve(name) ?? (await this.discoverFor(name));
+  call(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
+    const definition = this.registry.resolve(name);
+    // Not async on purpose: the per-call path is a lookup and one promise chain.
+    if (definition) return this.dispatch(definition, args, options);
+    return this.discoverFor(name).then((found) => this.dispatch(found, args, options));
+  }
+
+  private dispatch(definition: ToolDefinition, args: JsonObject, options: ToolCallOptions): Promise<ToolCallResult> {
     const supervisor = this.supervisors.get(definition.mcp_server)!;
     const server = supervisor.server;
-    const requestOptions = {
-      timeoutMs: options.timeoutMs ?? server.timeoutMs ?? this.options.config.defaultTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    };
+    const timeoutMs = options.timeoutMs ?? server.timeoutMs ?? this.options.config.defaultTimeoutMs;
+    const requestOptions = options.signal ? { timeoutMs, signal: options.signal } : { timeoutMs };
     const tool = definition.mcp_tool_name;
-    const result = await supervisor.run((client) => client.callTool(tool, args, requestOptions), this.options.serializeCalls ?? false);
-    return { ...capResult(result, this.options.config.resultCapBytes), name: definition.name, server: server.key, tool };
+    const cap = this.options.config.resultCapBytes;
+    return supervisor
+      .run((client) => client.callTool(tool, args, requestOptions), this.options.serializeCalls ?? false)
+      .then((result) => {
+        const capped = capResult(result, cap);
+        return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
+      });
   }
 
   /** Every server's state (S5). */
