@@ -5,7 +5,7 @@
 // (§5), one server's slowness never blocking another's calls.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -157,7 +157,10 @@ describe('R6 dispatch', () => {
 describe('R7 discovery', () => {
   test('R7: servers are discovered concurrently: every initialize arrives before any is answered', async (t) => {
     const log = tempLog(t);
-    const servers = ['a', 'b', 'c'].map((key) => fixtureServer(key, { TS_LOG: log, TS_INIT_DELAY_MS: '300' }));
+    const barrier = path.join(path.dirname(log), 'barrier');
+    mkdirSync(barrier);
+    // Each server answers initialize only once all three have received one: one after another, this would wait 10 s per server.
+    const servers = ['a', 'b', 'c'].map((key) => fixtureServer(key, { TS_LOG: log, TS_BARRIER: `${barrier},3` }));
     const source = await openForTest(t, { start: 'startup', config: configOf(servers) });
     const events = readLog(log).filter((line) => line.startsWith('initialize') || line.startsWith('answered'));
     assert.deepEqual(events.map((line) => line.split(' ')[0]), ['initialize', 'initialize', 'initialize', 'answered', 'answered', 'answered'], events.join('\n'));
