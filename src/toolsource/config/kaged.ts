@@ -11,7 +11,7 @@ import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import type { HttpAuth } from '../../transport/http-headers.js';
 import { readAgentRules } from './kaged-agents.js';
-import { MAX_SERVERS, SERVER_KEY, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
+import { MAX_SERVERS, SERVER_KEY, type Checked, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
 import { overlay } from './overlay.js';
 import { resolveProjectDir } from './project-path.js';
 import { describeLookup, lookupSecret } from './secrets.js';
@@ -65,7 +65,7 @@ export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig
 
   const localFile = options.local ?? beside(projectFile, 'local.toml');
   const local = localFile === undefined ? undefined : readTomlFile(localFile, { quoteLines: false });
-  const localConfig = checkToml(local, checkLocalToml) ?? {};
+  const localConfig = checkToml(local, checkLocalToml, true) ?? {};
   for (const key of Object.keys(localConfig.mcp ?? {})) {
     if (!servers.has(key)) {
       const declared = [...servers.keys()].join(', ') || 'none';
@@ -75,7 +75,7 @@ export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig
 
   const daemonFile = options.daemonConfig ?? beside(projectFile, 'config.toml');
   const daemon = daemonFile === undefined ? undefined : readTomlFile(daemonFile, { quoteLines: true });
-  const daemonConfig: DaemonToml = checkToml(daemon, checkDaemonToml) ?? {};
+  const daemonConfig: DaemonToml = checkToml(daemon, checkDaemonToml, false) ?? {};
 
   const secrets = new Set<string>();
   const built: SourceServer[] = [];
@@ -128,12 +128,13 @@ function tomlFail(source: TomlSource, at: KeyPath, detail: string, server?: stri
   return new ConfigError(source.file, at, detail, { ...(server === undefined ? {} : { server }), ...(where ?? {}) });
 }
 
-function checkToml<T>(source: TomlSource | undefined, check: (value: unknown) => { ok: true; value: T } | { ok: false; problem: { path: KeyPath; detail: string } }): T | undefined {
+/** `perServer`: the file's `[mcp.<key>]` tables are about servers (local.toml), so an error there names the server. */
+function checkToml<T>(source: TomlSource | undefined, check: (value: unknown) => Checked<T>, perServer: boolean): T | undefined {
   if (source === undefined) return undefined;
   const checked = check(source.value);
   if (checked.ok) return checked.value;
   const { path: at, detail } = checked.problem;
-  throw tomlFail(source, at, detail, at[0] === 'mcp' && typeof at[1] === 'string' ? at[1] : undefined);
+  throw tomlFail(source, at, detail, perServer && at[0] === 'mcp' && typeof at[1] === 'string' ? at[1] : undefined);
 }
 
 function mergedMcp(project: YamlSource, over: YamlSource | undefined): unknown {
