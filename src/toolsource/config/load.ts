@@ -30,7 +30,10 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
 
   // The overlay, local.toml and config.toml are kaged's; given for an mcpServers file they would do nothing, silently.
   const kagedOnly = (['projectLocal', 'local', 'daemonConfig'] as const).filter((name) => rest[name] !== undefined);
-  if (kagedOnly.length > 0) throw new ConfigError(file, [], `${kagedOnly.join(', ')} apply to a kaged project only; this file is an mcpServers JSON`);
+  if (kagedOnly.length > 0) {
+    const which = kagedOnly.length === 1 ? `the option ${kagedOnly[0]} applies` : `the options ${kagedOnly.join(', ')} apply`;
+    throw new ConfigError(file, [], `${which} to a kaged project only; this file is an mcpServers JSON`);
+  }
   const servers = loadMcpServersJson(file).map(({ name, ...params }) => ({
     key: name,
     params: params.transport !== 'stdio' && rest.env ? { ...params, env: rest.env } : params,
