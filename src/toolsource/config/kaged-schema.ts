@@ -163,11 +163,12 @@ function check<T>(schema: z.ZodType<T>, value: unknown): Checked<T> {
 }
 
 function unknownKey(key: string, owner: unknown, at: KeyPath): string {
-  const kind = at.at(-1) === 'tools' ? 'tools' : isRecord(owner) ? String(owner.transport ?? owner.type ?? '') : '';
+  const isTools = at.at(-1) === 'tools';
+  const kind = isTools ? 'tools' : isRecord(owner) ? String(owner.transport ?? owner.type ?? '') : '';
   const keys = KEYS_OF[kind];
   if (!keys) return `unknown key "${key}"`;
-  const what = at.at(-1) === 'tools' ? 'a tools filter' : 'transport' in (owner as object) ? `a ${kind} server` : `auth type ${kind}`;
-  return `unknown key "${key}"; ${what} takes ${keys.join(', ')}`;
+  const what = isTools ? 'a tools filter' : isRecord(owner) && 'transport' in owner ? `transport ${kind}` : `auth type ${kind}`;
+  return `unknown key "${key}"; ${what} takes: ${keys.join(', ')}`;
 }
 
 function valueAt(value: unknown, path: KeyPath): unknown {
