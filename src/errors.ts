@@ -180,21 +180,30 @@ export class RpcError extends McpClientError {
   }
 }
 
-/** A configuration that cannot be used: names the file and the path inside it. */
+/**
+ * A configuration that cannot be used: names the file, the line and column
+ * when the parser knows them (1-based, `file:line:column` as editors read
+ * it), and the path inside it.
+ */
 export class ConfigError extends McpClientError {
   override readonly name = 'ConfigError' as const;
   readonly code = 'config' as const;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
   constructor(
     readonly file: string | undefined,
     readonly path: readonly (string | number)[],
     readonly detail: string,
-    options?: { cause?: unknown; server?: string },
+    options?: { cause?: unknown; server?: string; line?: number; column?: number },
   ) {
+    const where = options?.line === undefined ? '' : `:${options.line}${options.column === undefined ? '' : `:${options.column}`}`;
     super(
       { server: options?.server ?? '' },
-      `${file ?? 'config'}${path.length ? ` at ${path.join('.')}` : ''}: ${detail}`,
-      options,
+      `${file ?? 'config'}${where}${path.length ? ` at ${path.join('.')}` : ''}: ${detail}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
+    this.line = options?.line;
+    this.column = options?.column;
   }
 }
 

@@ -44,6 +44,9 @@ const LEAVES: Readonly<Record<string, (target: string) => boolean>> = {
 const DEPENDENCY_HOMES: Readonly<Record<string, string>> = {
   'cross-spawn': 'src/transport/stdio.ts',
   'eventsource-parser': 'src/transport/sse-stream.ts',
+  yaml: 'src/toolsource/config/yaml-source.ts',
+  'smol-toml': 'src/toolsource/config/toml-source.ts',
+  zod: 'src/toolsource/config/kaged-schema.ts',
 };
 
 const FORBIDDEN_PACKAGE = /^@modelcontextprotocol\//;

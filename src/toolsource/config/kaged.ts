@@ -1,0 +1,223 @@
+// Loads a kaged project's MCP configuration (C1–C3, T4; ADR-0043 §1, §4, §6,
+// §7) into a ToolSourceConfig: the project YAML's `mcp:` block with the
+// project.local.yaml overlay, local.toml's per-server overrides and secrets,
+// the daemon config.toml's cap and default timeout, and the agents' `tools:`
+// blocks. Pure apart from reading files: it starts nothing and logs nothing,
+// so every problem is a ConfigError, and none carries a secret's value.
+
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { ServerParams } from '../../client/connect.js';
+import { ConfigError } from '../../errors.js';
+import type { HttpAuth } from '../../transport/http-headers.js';
+import { readAgentRules } from './kaged-agents.js';
+import { MAX_SERVERS, SERVER_KEY, type Checked, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
+import { overlay } from './overlay.js';
+import { resolveProjectDir } from './project-path.js';
+import { describeLookup, lookupSecret } from './secrets.js';
+import { readTomlFile, type TomlSource } from './toml-source.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from './types.js';
+import { readYamlFile, type KeyPath, type YamlSource } from './yaml-source.js';
+
+export interface KagedProjectOptions {
+  /** The project DSL file (YAML). Its folder is the project root that `cwd` is relative to. */
+  project: string;
+  /** The overlay (C2). Default: `project.local.yaml` beside the project file, when it exists. */
+  projectLocal?: string;
+  /** The operator's local.toml (C3: `[mcp.<key>]` overrides, `[secrets]`). Default: `local.toml` beside the project file, when it exists. */
+  local?: string;
+  /**
+   * The daemon's config.toml (C3, ADR-0043 §6): `[mcp] result_cap_bytes`
+   * (default 65536) and `[mcp] default_timeout_ms` (default 30000). Default:
+   * `config.toml` beside the project file, when it exists.
+   */
+  daemonConfig?: string;
+  /** Where the HTTP transports look up `${NAME}` in header values when they connect. Default: process.env at that time. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Reads and checks everything at once, so a host refuses to start on a bad
+ * config before contacting any server. Throws ConfigError naming the file,
+ * line:column where known, the key path and what was expected.
+ *
+ * Choices the ADR leaves open:
+ * - A `[mcp.<key>]` table in local.toml for a server the project does not
+ *   declare is an error: a mistyped key would otherwise leave the server the
+ *   operator meant to disable running.
+ * - A disabled server's secret is not required: disabling is how an operator
+ *   opts out of a server they hold no credentials for. Its `auth` is left out.
+ * - A stdio server without `cwd` runs in the project root, so a relative
+ *   path in its `command` means the same wherever the daemon was started.
+ */
+export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig {
+  const projectFile = options.project;
+  const project = readYamlFile(projectFile);
+  const root = realDir(projectFile);
+  if (project.value !== undefined && !isMapping(project.value)) throw new ConfigError(projectFile, [], 'expected a mapping at the top level (the project DSL)', { line: 1, column: 1 });
+
+  const overlayFile = options.projectLocal ?? beside(projectFile, 'project.local.yaml');
+  const over = overlayFile === undefined ? undefined : readYamlFile(overlayFile);
+  if (over && over.value !== undefined && !isMapping(over.value)) throw new ConfigError(over.file, [], 'expected a mapping at the top level (an overlay of the project DSL)', { line: 1, column: 1 });
+
+  const failYaml = yamlFailer(project, over);
+  const servers = readServers(mergedMcp(project, over), failYaml);
+
+  const localFile = options.local ?? beside(projectFile, 'local.toml');
+  const local = localFile === undefined ? undefined : readTomlFile(localFile, { quoteLines: false });
+  const localConfig = checkToml(local, checkLocalToml, true) ?? {};
+  for (const key of Object.keys(localConfig.mcp ?? {})) {
+    if (!servers.has(key)) {
+      const declared = [...servers.keys()].join(', ') || 'none';
+      throw tomlFail(local!, ['mcp', key], `there is no server "${key}" in the project's mcp: block (declared: ${declared}); correct the key or remove the table`, key);
+    }
+  }
+
+  const daemonFile = options.daemonConfig ?? beside(projectFile, 'config.toml');
+  const daemon = daemonFile === undefined ? undefined : readTomlFile(daemonFile, { quoteLines: true });
+  const daemonConfig: DaemonToml = checkToml(daemon, checkDaemonToml, false) ?? {};
+
+  const secrets = new Set<string>();
+  const built: SourceServer[] = [];
+  for (const [key, server] of servers) {
+    const overrides = localConfig.mcp?.[key];
+    const disabled = overrides?.disabled ?? false;
+    const parts = buildServer(key, server, { root, disabled, local, localConfig, failYaml, env: options.env });
+    if (parts.secret !== undefined) secrets.add(parts.secret);
+    built.push({
+      key,
+      params: parts.params,
+      tools: { enabled: server.tools?.enabled ?? true, allow: server.tools?.allow, deny: server.tools?.deny ?? [] },
+      disabled,
+      timeoutMs: overrides?.timeout_ms,
+      unsupported: parts.unsupported,
+    });
+  }
+
+  return {
+    file: path.resolve(projectFile),
+    format: 'kaged',
+    projectRoot: root,
+    servers: built,
+    resultCapBytes: daemonConfig.mcp?.result_cap_bytes ?? DEFAULT_RESULT_CAP_BYTES,
+    defaultTimeoutMs: daemonConfig.mcp?.default_timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS,
+    agents: readAgentRules(project, (at, detail) => failYaml(at, detail)),
+    secrets: [...secrets],
+  };
+}
+
+type YamlFail = (at: KeyPath, detail: string, server?: string) => ConfigError;
+
+/**
+ * Errors about the merged `mcp:` block name the file that wrote the key: the
+ * one where more of the path exists, the overlay on a tie (its value won).
+ */
+function yamlFailer(project: YamlSource, over: YamlSource | undefined): YamlFail {
+  return (at, detail, server) => {
+    const inProject = project.locate(at);
+    const inOverlay = over?.locate(at);
+    const useOverlay = over !== undefined && inOverlay !== undefined && (inProject === undefined || inOverlay.depth >= inProject.depth);
+    const source = useOverlay ? over : project;
+    const where = useOverlay ? inOverlay : inProject;
+    return new ConfigError(source.file, at, detail, { ...(server === undefined ? {} : { server }), ...(where ? { line: where.line, column: where.column } : {}) });
+  };
+}
+
+function tomlFail(source: TomlSource, at: KeyPath, detail: string, server?: string): ConfigError {
+  const where = source.locate(at);
+  return new ConfigError(source.file, at, detail, { ...(server === undefined ? {} : { server }), ...(where ?? {}) });
+}
+
+/** `perServer`: the file's `[mcp.<key>]` tables are about servers (local.toml), so an error there names the server. */
+function checkToml<T>(source: TomlSource | undefined, check: (value: unknown) => Checked<T>, perServer: boolean): T | undefined {
+  if (source === undefined) return undefined;
+  const checked = check(source.value);
+  if (checked.ok) return checked.value;
+  const { path: at, detail } = checked.problem;
+  throw tomlFail(source, at, detail, perServer && at[0] === 'mcp' && typeof at[1] === 'string' ? at[1] : undefined);
+}
+
+function mergedMcp(project: YamlSource, over: YamlSource | undefined): unknown {
+  const base = isMapping(project.value) ? project.value.mcp : undefined;
+  if (!over || !isMapping(over.value) || !Object.hasOwn(over.value, 'mcp')) return base;
+  return overlay(base, over.value.mcp);
+}
+
+/** ADR-0043 §1: the `mcp:` block, server keys, at most 16 servers, each checked by the schema. */
+function readServers(block: unknown, fail: YamlFail): Map<string, KagedServer> {
+  const servers = new Map<string, KagedServer>();
+  if (block === undefined || block === null) return servers;
+  if (!isMapping(block)) throw fail(['mcp'], 'expected a mapping of server keys to servers');
+  const keys = Object.keys(block);
+  if (keys.length > MAX_SERVERS) throw fail(['mcp'], `${keys.length} servers are declared; a project may declare at most ${MAX_SERVERS}`);
+  for (const key of keys) {
+    if (!SERVER_KEY.test(key)) {
+      throw fail(['mcp', key], `"${key}" is not a valid server key; expected ${SERVER_KEY.source} (2 to 32 of a-z, 0-9, _ and -, starting with a letter, ending with a letter or digit)`);
+    }
+    const value = block[key];
+    if (!isMapping(value)) throw fail(['mcp', key], 'expected a server: a mapping with transport and its fields (set the key to null in project.local.yaml to remove a server)', key);
+    const checked = checkServer(value);
+    if (!checked.ok) throw fail(['mcp', key, ...checked.problem.path], checked.problem.detail, key);
+    servers.set(key, checked.value);
+  }
+  return servers;
+}
+
+interface BuildContext {
+  root: string;
+  disabled: boolean;
+  local: TomlSource | undefined;
+  localConfig: LocalToml;
+  failYaml: YamlFail;
+  env: KagedProjectOptions['env'];
+}
+
+function buildServer(key: string, server: KagedServer, ctx: BuildContext): { params: ServerParams; secret?: string; unsupported?: string } {
+  const at = ['mcp', key];
+  if (server.transport === 'stdio') {
+    let cwd = ctx.root;
+    if (server.cwd !== undefined) {
+      const resolved = resolveProjectDir(ctx.root, server.cwd);
+      if (!resolved.ok) throw ctx.failYaml([...at, 'cwd'], resolved.detail, key);
+      cwd = resolved.dir;
+    }
+    return { params: { transport: 'stdio', server: key, command: [...server.command], cwd, ...(server.env ? { env: server.env } : {}) } };
+  }
+
+  const params: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }> = { transport: server.transport, server: key, url: server.url, ...(server.headers ? { headers: server.headers } : {}), ...(ctx.env ? { env: ctx.env } : {}) };
+  const auth = server.auth;
+  if (auth === undefined) return { params };
+  if (auth.type === 'oauth') {
+    // ADR-0043 §4: "MCP servers requiring OAuth flows ... must use static tokens via secret_ref until the OAuth tier ships."
+    return { params, unsupported: `server "${key}": OAuth is not supported yet; use a static token through secret_ref (auth.type: bearer or header)` };
+  }
+  const found = lookupSecret(ctx.localConfig.secrets, auth.secret_ref);
+  if (!found.ok) {
+    if (found.why === 'missing' && ctx.disabled) return { params };
+    if (found.why === 'missing') {
+      const where = ctx.local ? '' : ' (no local.toml was found beside the project file)';
+      throw ctx.failYaml([...at, 'auth', 'secret_ref'], `${describeLookup(auth.secret_ref, found.why)}${where}`, key);
+    }
+    throw tomlFail(ctx.local!, ['secrets', ...auth.secret_ref.split('.')], describeLookup(auth.secret_ref, found.why), key);
+  }
+  // ADR-0043 §4: "type: bearer is shorthand for type: header with header_name: Authorization and the value prefixed with Bearer".
+  const resolved: HttpAuth = auth.type === 'bearer' ? { type: 'bearer', value: found.value } : { type: 'header', headerName: auth.header_name ?? 'Authorization', value: found.value };
+  return { params: { ...params, auth: resolved }, secret: found.value };
+}
+
+function realDir(file: string): string {
+  try {
+    return realpathSync(path.dirname(path.resolve(file)));
+  } catch (error) {
+    throw new ConfigError(file, [], `cannot resolve the project folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+}
+
+function beside(file: string, name: string): string | undefined {
+  const candidate = path.join(path.dirname(file), name);
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
