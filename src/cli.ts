@@ -10,7 +10,11 @@ import type { McpClient } from './client/client.js';
 import { connect } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
+import type { ServerParams } from './client/connect.js';
 import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
+import { secretLookingVariables } from './toolsource/environment.js';
+import type { ServerStatus } from './toolsource/supervisor.js';
+import { loadToolSourceConfig, openToolSource, type ToolSource } from './toolsource/tool-source.js';
 import { redact } from './transport/http-headers.js';
 import { describeDiagnostic, errorText, firstLine } from './util/text.js';
 
@@ -27,10 +31,17 @@ const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
 Usage:
   mcpwire demo [--json] [--verbose]             connect to the bundled example server, list its tools, call echo
-  mcpwire tools [--config FILE] [--server NAME] [--timeout MS] [--json] [--verbose]
-                                                list the tools of every configured server
-  mcpwire call SERVER TOOL [ARGS_JSON] [--config FILE] [--timeout MS] [--json] [--verbose]
-                                                call one tool and print its result
+  mcpwire tools [--agent NAME] [--server KEY] [CONFIG OPTIONS] [--json] [--verbose]
+                                                list the tools, as mcp.<server>.<tool> with a provider-safe alias
+                                                (--json: the ToolDefinitions a host would load)
+  mcpwire call NAME [ARGS_JSON] [CONFIG OPTIONS] [--timeout MS] [--json] [--verbose]
+                                                call one tool by name (mcp.<server>.<tool>) or alias; prints the
+                                                result and whether it was truncated (also: call SERVER TOOL [ARGS_JSON])
+  mcpwire servers [CONFIG OPTIONS] [--json] [--verbose]
+                                                start every configured server and show its state
+  mcpwire doctor [CONFIG OPTIONS] [--json] [--verbose]
+                                                check the config, its secrets and every server; warn of secret-looking
+                                                host variables a stdio server would inherit; exit 1 listing the problems
   mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
                                                 replay transcripts against the client (exit 0 only if all pass)
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
@@ -40,8 +51,10 @@ Usage:
     lines, invalid messages, transport fallbacks) and the cause of a failure; configured env and header
     values are replaced by [redacted].
 --help (-h) after any command prints this text.
-Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
-Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+CONFIG OPTIONS: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
+    A YAML file with a top-level mcp: block is a kaged project: project.local.yaml, local.toml and
+    config.toml beside it are read too (--project-local, --local, --daemon-config FILE name others).
+    Otherwise: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
         (no "type": Streamable HTTP, then legacy SSE if the server refuses it)
 Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
@@ -58,6 +71,10 @@ async function main(argv: string[]): Promise<number> {
       return tools(rest);
     case 'call':
       return call(rest);
+    case 'servers':
+      return servers(rest);
+    case 'doctor':
+      return doctor(rest);
     // Loaded on demand: the conformance runner is a large graph that demo, tools and call never use.
     case 'conformance':
       return (await import('./conformance/command.js')).runConformanceCommand(rest);
@@ -92,6 +109,10 @@ async function main(argv: string[]): Promise<number> {
 
 const commonOptions = {
   config: { type: 'string' },
+  'project-local': { type: 'string' },
+  local: { type: 'string' },
+  'daemon-config': { type: 'string' },
+  agent: { type: 'string' },
   server: { type: 'string' },
   json: { type: 'boolean', default: false },
   timeout: { type: 'string' },
@@ -126,11 +147,6 @@ function printDiagnostic(server: ServerConfig, text: string): void {
   const values: unknown[] = [...Object.values('env' in server ? (server.env ?? {}) : {}), ...Object.values('headers' in server ? (server.headers ?? {}) : {})];
   const configured = values.filter((value): value is string => typeof value === 'string');
   process.stderr.write(`${server.name}: ${redact(text, configured)}\n`);
-}
-
-function loadConfig(file: string | undefined): ServerConfig[] {
-  const chosen = file ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : BUNDLED_CONFIG);
-  return loadMcpServersJson(chosen);
 }
 
 async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined, verbose: boolean, job: (client: McpClient) => Promise<T>): Promise<T> {
@@ -177,59 +193,189 @@ async function demo(args: string[]): Promise<number> {
   return 0;
 }
 
+type Parsed = ReturnType<typeof parse>['values'];
+
+function configPath(values: Parsed): string {
+  return values.config ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : BUNDLED_CONFIG);
+}
+
+/**
+ * The tool source over the chosen config: the same registry, naming,
+ * truncation and supervision a host embeds. With --verbose its diagnostics
+ * go to stderr, with every configured secret and env value masked.
+ */
+async function openSource(values: Parsed, start: 'first-use' | 'startup'): Promise<ToolSource> {
+  const config = await loadToolSourceConfig({
+    config: configPath(values),
+    ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
+    ...(values.local !== undefined ? { local: values.local } : {}),
+    ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
+  });
+  const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
+  return openToolSource({
+    config,
+    start,
+    // A command's servers that fail are reported, not retried for minutes.
+    restart: { maxFailures: 1 },
+    client: {
+      onProgress: (_token, u) => process.stderr.write(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
+      onDiagnostic: (d) => {
+        if (d.kind === 'transport-fallback') {
+          process.stderr.write(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (set "type" to skip this)\n`);
+        } else if (values.verbose) process.stderr.write(`${d.server}: ${redact(describeDiagnostic(d), masked)}\n`);
+      },
+    },
+  });
+}
+
+/** Values a server was configured with that a server may echo back: env values and header values. */
+function configuredValues(params: ServerParams): string[] {
+  const values: unknown[] = [...Object.values('env' in params && params.env ? params.env : {}), ...Object.values('headers' in params && params.headers ? params.headers : {})];
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** A server's failure, for a person: its last error, or its state's reason. */
+function failureOf(status: ServerStatus): string | undefined {
+  if (status.state === 'ready' || status.state === 'idle') return undefined;
+  return status.lastError ?? status.reason ?? status.state;
+}
+
 async function tools(args: string[]): Promise<number> {
   const { values } = parse(args);
-  const servers = pickServers(loadConfig(values.config), values.server);
-  const report: Record<string, unknown> = {};
-  let failures = 0;
-  for (const server of servers) {
-    try {
-      const list = await withClient(server, timeoutOption(values.timeout), values.verbose, (client) => client.listTools());
-      report[server.name] = list.tools;
-      if (!values.json) {
-        process.stdout.write(`${server.name} (${list.tools.length} tools)\n`);
-        for (const tool of list.tools) process.stdout.write(`  ${tool.name}${tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : ''}\n`);
-      }
-    } catch (error) {
-      // One server's failure never hides the others' tools.
-      failures++;
-      report[server.name] = { error: errorJson(error) };
-      if (!values.json) process.stderr.write(`${server.name}: ${errorText(error, values.verbose)}\n`);
+  const source = await openSource(values, 'startup');
+  try {
+    let list = await source.tools(values.agent !== undefined ? { agent: values.agent } : {});
+    const statuses = source.status().filter((s) => values.server === undefined || s.key === values.server);
+    if (values.server !== undefined) {
+      if (statuses.length === 0) throw new ConfigError(undefined, [], `no server named "${values.server}"; configured: ${source.status().map((s) => s.key).join(', ') || '(none)'}`);
+      list = list.filter((d) => d.mcp_server === values.server);
     }
+    const failed = statuses.filter((s) => s.state !== 'disabled' && failureOf(s) !== undefined);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      for (const s of failed) process.stderr.write(`${s.key}: ${failureOf(s)}\n`);
+    } else {
+      for (const status of statuses) {
+        const mine = list.filter((d) => d.mcp_server === status.key);
+        if (status.state === 'disabled') {
+          process.stdout.write(`${status.key} (disabled: ${status.reason})\n`);
+          continue;
+        }
+        const failure = failureOf(status);
+        if (failure !== undefined) {
+          // One server's failure never hides the others' tools.
+          process.stderr.write(`${status.key}: ${failure}\n`);
+          continue;
+        }
+        process.stdout.write(`${status.key} (${mine.length} tools)\n`);
+        for (const tool of mine) {
+          const description = tool.description ? ` — ${firstLine(tool.description, DESCRIPTION_CHARS)}` : '';
+          process.stdout.write(`  ${tool.mcp_tool_name}${description}\n      ${tool.name}  alias ${tool.alias}\n`);
+        }
+      }
+    }
+    return failed.length === 0 ? 0 : 1;
+  } finally {
+    await source.close();
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  return failures === 0 ? 0 : 1;
 }
 
 async function call(args: string[]): Promise<number> {
   const { values, positionals } = parse(args);
-  const [serverName, toolName, argsJson] = positionals;
-  if (!serverName || !toolName) throw new UsageError('call needs SERVER and TOOL, e.g. mcpwire call everything echo \'{"message":"hi"}\'');
-  let toolArgs: Record<string, unknown> = {};
-  if (argsJson !== undefined) {
-    try {
-      toolArgs = JSON.parse(argsJson);
-    } catch (error) {
-      throw new UsageError(`ARGS_JSON is not valid JSON (${(error as Error).message}); quote it for the shell`);
+  let [name, argsJson] = positionals;
+  if (!name) throw new UsageError('call needs a tool name, e.g. mcpwire call mcp.everything.echo \'{"message":"hi"}\' (or mcpwire call SERVER TOOL ARGS_JSON)');
+  const source = await openSource(values, 'first-use');
+  try {
+    // The two-word form: SERVER TOOL [ARGS_JSON].
+    if (positionals.length >= 2 && !positionals[1]!.trimStart().startsWith('{')) {
+      const server = positionals[0]!;
+      if (!source.status().some((s) => s.key === server)) {
+        throw new ConfigError(undefined, [], `no server named "${server}"; configured: ${source.status().map((s) => s.key).join(', ') || '(none)'}`);
+      }
+      name = `mcp.${server}.${positionals[1]}`;
+      argsJson = positionals[2];
     }
-    if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) throw new UsageError('ARGS_JSON must be a JSON object');
+    const toolArgs = parseArgsJson(argsJson);
+    const timeoutMs = timeoutOption(values.timeout);
+    const outcome = await source.call(name, toolArgs, timeoutMs !== undefined ? { timeoutMs } : {});
+    if (values.json) process.stdout.write(`${JSON.stringify({ name: outcome.name, truncated: outcome.truncated, result: outcome.result })}\n`);
+    else {
+      printResult(outcome.result);
+      if (outcome.truncated) process.stdout.write(`(truncated: the result was ${outcome.sizeBytes} bytes)\n`);
+    }
+    return outcome.result.isError ? 1 : 0;
+  } finally {
+    await source.close();
   }
-  const [server] = pickServers(loadConfig(values.config), serverName);
-  const result = await withClient(server!, timeoutOption(values.timeout), values.verbose, (client) =>
-    client.callTool(toolName, toolArgs, { resetTimeoutOnProgress: true }),
-  );
-  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else printResult(result);
-  return result.isError ? 1 : 0;
 }
 
-function pickServers(servers: ServerConfig[], name: string | undefined): ServerConfig[] {
-  if (name === undefined) return servers;
-  const found = servers.filter((s) => s.name === name);
-  if (found.length === 0) {
-    throw new ConfigError(undefined, [], `no server named "${name}"; configured: ${servers.map((s) => s.name).join(', ') || '(none)'}`);
+function parseArgsJson(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`ARGS_JSON is not valid JSON (${(error as Error).message}); quote it for the shell`);
   }
-  return found;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('ARGS_JSON must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+async function servers(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const source = await openSource(values, 'startup');
+  try {
+    const statuses = source.status();
+    if (values.json) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
+    else {
+      for (const s of statuses) {
+        const detail = s.state === 'ready' ? `${s.tools} tools${s.pid !== undefined ? `, pid ${s.pid}` : ''}` : (failureOf(s) ?? '');
+        process.stdout.write(`${s.key.padEnd(16)} ${s.transport.padEnd(16)} ${s.state.padEnd(10)} ${detail}\n`);
+      }
+    }
+    return statuses.some((s) => s.state !== 'disabled' && failureOf(s) !== undefined) ? 1 : 0;
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * Loads the config (syntax, schema, secrets, paths), starts every enabled
+ * server and lists what is wrong; warns of host variables that look like
+ * secrets and that every stdio server would inherit through the env merge.
+ */
+async function doctor(args: string[]): Promise<number> {
+  const { values } = parse(args);
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  let statuses: ServerStatus[] = [];
+  let source: ToolSource | undefined;
+  try {
+    source = await openSource(values, 'startup');
+    statuses = source.status();
+    for (const s of statuses) {
+      const failure = failureOf(s);
+      if (s.state !== 'disabled' && failure !== undefined) problems.push(`${s.key}: ${failure}`);
+    }
+    const stdio = source.config.servers.filter((s) => s.params.transport === 'stdio' && !s.disabled).map((s) => s.key);
+    const exposed = secretLookingVariables(process.env);
+    if (stdio.length > 0 && exposed.length > 0) {
+      warnings.push(`the host's ${exposed.join(', ')} would be passed to every stdio server (${stdio.join(', ')}) by the env merge; unset them, or embed mcpwire with serverEnvironment: 'safe'`);
+    }
+  } catch (error) {
+    if (!(error instanceof McpClientError)) throw error;
+    problems.push(errorText(error));
+  } finally {
+    await source?.close();
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses }, null, 2)}\n`);
+  else {
+    for (const s of statuses) process.stdout.write(`${failureOf(s) === undefined || s.state === 'disabled' ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${s.state === 'ready' ? `, ${s.tools} tools` : ''})\n`);
+    for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
+    for (const problem of problems) process.stdout.write(`problem: ${problem}\n`);
+    process.stdout.write(problems.length === 0 ? 'no problems found\n' : `${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
+  }
+  return problems.length === 0 ? 0 : 1;
 }
 
 function timeoutOption(text: string | undefined): number | undefined {

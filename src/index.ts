@@ -59,3 +59,20 @@ export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
+export {
+  ToolSource,
+  openToolSource,
+  loadToolSourceConfig,
+  type OpenToolSourceOptions,
+  type ToolCallOptions,
+  type ToolCallResult,
+  type ToolQuery,
+  type ToolSourceEvents,
+  type ToolSourceOptions,
+} from './toolsource/tool-source.js';
+export type { LoadToolSourceOptions } from './toolsource/config/load.js';
+export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
+export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
+export { DEFAULT_RESTART_POLICY, type Clock, type RestartPolicy, type ServerState, type ServerStatus } from './toolsource/supervisor.js';
+export { capResult, truncationMarker, type CappedResult } from './toolsource/truncate.js';
+export { PROVIDER_SAFE_NAME } from './toolsource/naming.js';

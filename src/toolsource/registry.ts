@@ -76,6 +76,11 @@ export class ToolRegistry {
     return [...this.byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** How many tools of one server are registered. */
+  countFor(server: string): number {
+    return this.byServer.get(server)?.length ?? 0;
+  }
+
   /** A canonical name or an alias. */
   resolve(name: string): ToolDefinition | undefined {
     return this.byName.get(name) ?? this.byAlias.get(name);

@@ -32,6 +32,7 @@ export interface ServerStatus {
   lastError: string | undefined;
   stderrTail: string;
   pid: number | undefined;
+  /** Tools registered from this server (after its allow/deny filter). */
   tools: number;
   calls: number;
   errors: number;
@@ -74,8 +75,8 @@ export interface SupervisorOptions {
   restart: RestartPolicy;
   /** Client options for every connection (hooks, timeouts); the supervisor adds its own onClose and onListChanged. */
   client: McpClientOptions;
-  /** The connection's tools changed (discovery at start, a list_changed). */
-  onTools(tools: readonly Tool[]): void;
+  /** The connection's tools changed (discovery at start, a list_changed); returns how many were registered. */
+  onTools(tools: readonly Tool[]): number;
   onState(status: ServerStatus): void;
   /** Builds the client; replaceable in tests. Default: connect(). */
   connectServer?: (server: SourceServer, options: McpClientOptions, signal: AbortSignal) => Promise<McpClient>;
@@ -241,8 +242,7 @@ export class ServerSupervisor {
 
   private async discover(client: McpClient): Promise<void> {
     const { tools } = await client.listTools();
-    this.toolCount = tools.length;
-    this.options.onTools(tools);
+    this.toolCount = this.options.onTools(tools);
   }
 
   /** notifications/tools/list_changed (R7): discover again; a failure is recorded, the old tools stay. */

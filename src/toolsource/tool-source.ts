@@ -11,6 +11,7 @@ import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/ty
 import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
 import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type ServerStatus } from './supervisor.js';
 import { capResult, type CappedResult } from './truncate.js';
+import type { LoadToolSourceOptions } from './config/load.js';
 import { safeEnvironment } from './environment.js';
 
 export interface ToolSourceOptions {
@@ -31,7 +32,7 @@ export interface ToolSourceOptions {
    * LOGNAME, PATH, SHELL, TERM, USER (and the platform's equivalents) plus
    * its own `env`.
    */
-  env?: 'merge' | 'safe';
+  serverEnvironment?: 'merge' | 'safe';
   /** Restart policy (S2). Default: 1 s doubling to 60 s, failed after 5 in a row, recovered after 60 s up. */
   restart?: Partial<RestartPolicy>;
   /** Clock for restarts; tests inject one. */
@@ -81,14 +82,18 @@ export class ToolSource {
     for (const server of options.config.servers) {
       const filter = compileFilter(server.tools);
       this.filters.set(server.key, filter);
-      const supervised = { ...server, params: withEnvironment(server.params, options.env ?? 'merge') };
+      const supervised = { ...server, params: withEnvironment(server.params, options.serverEnvironment ?? 'merge') };
       // A server whose tools are all filtered out is never contacted: it would register nothing.
       if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
       const supervisor = new ServerSupervisor(supervised, {
         clock,
         restart,
         client: { ...options.client, timeoutMs: server.timeoutMs ?? options.config.defaultTimeoutMs },
-        onTools: (tools) => this.emit('tools-changed', this.registry.setServerTools(server.key, tools, filter)),
+        onTools: (tools) => {
+          const change = this.registry.setServerTools(server.key, tools, filter);
+          this.emit('tools-changed', change);
+          return this.registry.countFor(server.key);
+        },
         onState: (status) => this.emit('server-state', status),
       });
       this.supervisors.set(server.key, supervisor);
@@ -230,11 +235,40 @@ function withEnvironment(params: ServerParams, mode: 'merge' | 'safe'): ServerPa
   return { ...params, env: { ...safeEnvironment(process.env), ...params.env }, inheritEnv: false };
 }
 
-/** Loads nothing: opens a tool source over a loaded config; with `start: 'startup'`, discovers every server first. */
-export async function openToolSource(options: ToolSourceOptions): Promise<ToolSource> {
-  const source = new ToolSource(options);
+/** Where the config comes from: a file (any format loadToolSourceConfig reads) with its kaged companions, or a loaded config. */
+export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
+  ({ config: ToolSourceConfig; project?: never } | ({ project: string; config?: never } & Omit<LoadToolSourceOptions, 'config'>));
+
+/**
+ * Opens a tool source: loads the config (a kaged project YAML with its
+ * project.local.yaml, local.toml and config.toml beside it, or an
+ * mcpServers JSON) unless one is given; with `start: 'startup'`, discovers
+ * every server before it resolves.
+ */
+export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
+  const { project, projectLocal, local, daemonConfig, env, ...rest } = options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
+  const config =
+    options.config ??
+    (await loadToolSourceConfig({
+      config: project!,
+      ...(projectLocal !== undefined ? { projectLocal } : {}),
+      ...(local !== undefined ? { local } : {}),
+      ...(daemonConfig !== undefined ? { daemonConfig } : {}),
+      ...(env !== undefined ? { env } : {}),
+    }));
+  const source = new ToolSource({ ...rest, config } as ToolSourceOptions);
   if (options.start === 'startup') await source.discover();
   return source;
+}
+
+/**
+ * Reads a config file into a ToolSourceConfig (see config/load.ts). The
+ * parsers (YAML, TOML, zod) load on first use: a host that only imports the
+ * client never pays for them.
+ */
+export async function loadToolSourceConfig(options: LoadToolSourceOptions): Promise<ToolSourceConfig> {
+  const { loadToolSourceConfig: load } = await import('./config/load.js');
+  return load(options);
 }
 
 export type { SourceServer };
