@@ -55,12 +55,12 @@ test('U1: demo lists the real tools of the bundled example server and calls echo
   assert.equal(report!.echo.content[0]!.text, 'Echo: hello from mcpwire');
 });
 
-test('U1: call prints the tool result and exits 0; --json prints the server\'s result object', () => {
+test('U1: call prints the tool result and exits 0; --json prints the tool\'s name, whether it was truncated and the server\'s result object', () => {
   const human = mcpwire('call', 'example', 'add', '{"a":40,"b":2}');
   assert.equal(human.status, 0, human.stderr);
   assert.match(human.stdout, /40 \+ 2 = 42/);
   const json = mcpwire('call', 'example', 'echo', '{"message":"x"}', '--json');
-  assert.deepEqual(JSON.parse(json.stdout), { content: [{ type: 'text', text: 'Echo: x' }] });
+  assert.deepEqual(JSON.parse(json.stdout), { name: 'mcp.example.echo', truncated: false, result: { content: [{ type: 'text', text: 'Echo: x' }] } });
 });
 
 test('U1: usage errors exit 2 and say what to do', () => {
@@ -110,7 +110,7 @@ test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE ser
   // Asynchronous: the server is a child of this process and must keep being served while the CLI runs.
   const run = await mcpwireAsync('call', 'legacy', 'echo', '{"message":"by url alone"}', '--config', file, '--json');
   assert.equal(run.status, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { content: [{ type: 'text', text: 'Echo: by url alone' }] });
+  assert.deepEqual(JSON.parse(run.stdout), { name: 'mcp.legacy.echo', truncated: false, result: { content: [{ type: 'text', text: 'Echo: by url alone' }] } });
   assert.match(run.stderr, /note: legacy refused Streamable HTTP \(HTTP 4\d\d\); trying the legacy HTTP\+SSE transport/);
 });
 

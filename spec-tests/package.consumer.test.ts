@@ -18,8 +18,8 @@ import { missingReason, nodeBinary } from '../tools/node-versions/index.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-/** What `npm install <tarball>` may bring: mcpwire and its runtime dependencies (cross-spawn's own four). */
-const EXPECTED_PACKAGES = ['cross-spawn', 'eventsource-parser', 'isexe', 'mcpwire', 'path-key', 'shebang-command', 'shebang-regex', 'which'];
+/** What `npm install <tarball>` may bring: mcpwire and its runtime dependencies (cross-spawn's own four; zod, yaml and smol-toml for config files). */
+const EXPECTED_PACKAGES = ['cross-spawn', 'eventsource-parser', 'isexe', 'mcpwire', 'path-key', 'shebang-command', 'shebang-regex', 'smol-toml', 'which', 'yaml', 'zod'];
 const RUNNING_MAJOR = Number(process.versions.node.split('.')[0]);
 /** package.json engines (>=22.12): npm on an older Node warns, rightly, so installs run on a supported one. */
 const installNode = RUNNING_MAJOR >= 22 ? process.execPath : nodeBinary(22);
