@@ -13,7 +13,7 @@ import { ClosedError, ConfigError, TimeoutError } from '../src/errors.js';
 import { PROVIDER_SAFE_NAME } from '../src/toolsource/naming.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
 import { configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
-import { everythingServerPath } from './helpers/interop.js';
+import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
 
 function tempLog(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ts-'));
@@ -212,4 +212,37 @@ describe('S3 through the tool source', () => {
     await stateOf(source, 'dies', 'restarting');
     assert.equal(readLog(log).filter((line) => line === 'call exit').length, 1);
   });
+});
+
+describe('the environment a stdio server inherits (ADR-0043 §3)', () => {
+  test('ADR-0043 §3: env is merged over the host\'s environment by default; serverEnvironment "safe" passes only the safe list and the server\'s own env', async (t) => {
+    process.env.MCPWIRE_HOST_SECRET_TOKEN = 'host-only-value';
+    t.after(() => delete process.env.MCPWIRE_HOST_SECRET_TOKEN);
+    const server = fixtureServer('envy', { TS_TOOLS: 'env', OWN_SETTING: 'own' });
+    const text = (r: { result: { content: { type: string; text?: string }[] } }) => r.result.content[0]!.text;
+    const merged = await openForTest(t, { config: configOf([server]) });
+    assert.equal(text(await merged.call('mcp.envy.env', { name: 'MCPWIRE_HOST_SECRET_TOKEN' })), 'host-only-value');
+    assert.equal(text(await merged.call('mcp.envy.env', { name: 'OWN_SETTING' })), 'own');
+    const safe = await openForTest(t, { serverEnvironment: 'safe', config: configOf([server]) });
+    assert.equal(text(await safe.call('mcp.envy.env', { name: 'MCPWIRE_HOST_SECRET_TOKEN' })), '(unset)');
+    assert.equal(text(await safe.call('mcp.envy.env', { name: 'OWN_SETTING' })), 'own');
+    assert.equal(text(await safe.call('mcp.envy.env', { name: 'PATH' })), process.env.PATH);
+  });
+});
+
+describe('remote servers through the tool source (T2, T3)', () => {
+  for (const mode of ['streamableHttp', 'sse'] as const) {
+    test(`R1/T${mode === 'sse' ? 2 : 3}: server-everything over ${mode === 'sse' ? 'legacy HTTP+SSE' : 'Streamable HTTP'} registers and answers like a stdio one`, async (t) => {
+      const { port } = await startEverythingHttp(t, mode);
+      const params = mode === 'sse'
+        ? ({ transport: 'sse', url: `http://127.0.0.1:${port}/sse`, server: 'remote' } as const)
+        : ({ transport: 'streamable-http', url: `http://127.0.0.1:${port}/mcp`, server: 'remote' } as const);
+      const source = await openForTest(t, { config: configOf([{ ...fixtureServer('remote'), params }]) });
+      const tools = await source.tools();
+      assert.ok(tools.some((d) => d.name === 'mcp.remote.echo'));
+      const call = await source.call('mcp_remote_echo', { message: 'over http' });
+      assert.deepEqual(call.result.content, [{ type: 'text', text: 'Echo: over http' }]);
+      assert.equal(source.status()[0]!.transport, mode === 'sse' ? 'sse' : 'streamable-http');
+    });
+  }
 });
