@@ -197,7 +197,7 @@ describe('sampling is refused (ADR-0043 §5)', () => {
     const result = await source.call('mcp.asker.sample');
     const block = result.result.content[0];
     assert.equal(block?.type, 'text');
-    assert.equal(JSON.parse(block.type === 'text' ? block.text : '{}').error.code, -32601);
+    assert.equal(JSON.parse(block.type === 'text' ? block.text : '[]')[0].error.code, -32601);
     const init = readLog(log).find((line) => line.startsWith('initialize '))!;
     assert.deepEqual(JSON.parse(init.slice('initialize '.length)), {}, 'no sampling capability on the wire');
   });

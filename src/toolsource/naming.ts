@@ -44,10 +44,17 @@ export interface AliasReport {
  * the set, never on its order; an alias can change when a colliding name
  * joins the set, which the report says.
  */
-export function assignAliases(canonicalNames: Iterable<string>, transform: (name: string) => string = sanitize): AliasReport {
+export function assignAliases(canonicalNames: Iterable<string>): AliasReport {
+  return assignNames([...new Set(canonicalNames)].map((canonical) => [canonical, sanitize(canonical)]));
+}
+
+/**
+ * The same rule over names built another way: each entry is a canonical
+ * name and its provider-safe base (Kestrel's `mcp__<server>__<tool>`).
+ */
+export function assignNames(entries: Iterable<readonly [canonical: string, base: string]>): AliasReport {
   const groups = new Map<string, string[]>();
-  for (const canonical of new Set(canonicalNames)) {
-    const base = transform(canonical);
+  for (const [canonical, base] of entries) {
     const group = groups.get(base);
     if (group) group.push(canonical);
     else groups.set(base, [canonical]);

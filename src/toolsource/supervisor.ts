@@ -7,7 +7,7 @@
 // idempotent. Timing comes from an injectable clock.
 
 import { connect } from '../client/connect.js';
-import type { McpClient, McpClientOptions } from '../client/client.js';
+import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
 import { ClosedError } from '../errors.js';
 import type { TransportEnd } from '../transport/transport.js';
@@ -75,9 +75,13 @@ export interface SupervisorOptions {
   restart: RestartPolicy;
   /** Client options for every connection (hooks, timeouts); the supervisor adds its own onClose and onListChanged. */
   client: McpClientOptions;
+  /** Discover again on tools/list_changed. */
+  rediscover: boolean;
   /** The connection's tools changed (discovery at start, a list_changed); returns how many were registered. */
   onTools(tools: readonly Tool[]): number;
   onState(status: ServerStatus): void;
+  /** The server said one of its lists changed (tools, resources, prompts). */
+  onListChanged?(kind: ListChangedKind): void;
   /** Builds the client; replaceable in tests. Default: connect(). */
   connectServer?: (server: SourceServer, options: McpClientOptions, signal: AbortSignal) => Promise<McpClient>;
 }
@@ -226,7 +230,8 @@ export class ServerSupervisor {
       },
       onListChanged: (kind) => {
         this.options.client.onListChanged?.(kind);
-        if (kind === 'tools' && client && this.client === client) void this.rediscover(client);
+        if (client && this.client === client) this.options.onListChanged?.(kind);
+        if (kind === 'tools' && this.options.rediscover && client && this.client === client) void this.rediscover(client);
       },
     };
     client = await connectServer(this.server, options, abort.signal);

@@ -3,7 +3,7 @@
 // server, one ToolRegistry over all of them, dispatch by canonical name or
 // alias with the server's timeout, the result cap, and the caller's signal.
 
-import type { McpClientOptions } from '../client/client.js';
+import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import type { ServerParams } from '../client/connect.js';
 import { ConfigError } from '../errors.js';
@@ -37,8 +37,16 @@ export interface ToolSourceOptions {
   restart?: Partial<RestartPolicy>;
   /** Clock for restarts; tests inject one. */
   clock?: Clock;
-  /** Client hooks for every server connection (onDiagnostic, onLog, …). Sampling is never offered (ADR-0043 §5). */
+  /** Client hooks for every server connection (onDiagnostic, onLog, …). */
   client?: Omit<McpClientOptions, 'handlers' | 'onClose' | 'timeoutMs'>;
+  /**
+   * Handlers for server-initiated requests, per server. None by default:
+   * sampling and elicitation are refused and their capabilities never
+   * advertised (ADR-0043 §5); a host that opts in supplies them here.
+   */
+  serverHandlers?: (key: string) => McpClientOptions['handlers'] | undefined;
+  /** Re-run discovery when a server sends tools/list_changed (R7). Default true. */
+  rediscover?: boolean;
 }
 
 export interface ToolCallOptions {
@@ -60,6 +68,8 @@ export interface ToolSourceEvents {
   'tools-changed': ToolsChange;
   /** A server's state changed. */
   'server-state': ServerStatus;
+  /** A connected server said one of its lists changed. */
+  'list-changed': { server: string; kind: ListChangedKind };
 }
 
 type Listener<K extends keyof ToolSourceEvents> = (event: ToolSourceEvents[K]) => void;
@@ -73,7 +83,7 @@ export class ToolSource {
   private readonly registry = new ToolRegistry();
   private readonly supervisors = new Map<string, ServerSupervisor>();
   private readonly filters = new Map<string, CompiledFilter>();
-  private readonly listeners: { [K in keyof ToolSourceEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set() };
+  private readonly listeners: { [K in keyof ToolSourceEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set(), 'list-changed': new Set() };
   private closed = false;
 
   constructor(private readonly options: ToolSourceOptions) {
@@ -85,16 +95,24 @@ export class ToolSource {
       const supervised = { ...server, params: withEnvironment(server.params, options.serverEnvironment ?? 'merge') };
       // A server whose tools are all filtered out is never contacted: it would register nothing.
       if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
+      const handlers = options.serverHandlers?.(server.key);
       const supervisor = new ServerSupervisor(supervised, {
         clock,
         restart,
-        client: { ...options.client, timeoutMs: server.timeoutMs ?? options.config.defaultTimeoutMs },
+        rediscover: options.rediscover ?? true,
+        client: {
+          ...options.client,
+          ...(handlers ? { handlers } : {}),
+          ...(server.startupTimeoutMs !== undefined ? { connectTimeoutMs: server.startupTimeoutMs } : {}),
+          timeoutMs: server.timeoutMs ?? options.config.defaultTimeoutMs,
+        },
         onTools: (tools) => {
           const change = this.registry.setServerTools(server.key, tools, filter);
           this.emit('tools-changed', change);
           return this.registry.countFor(server.key);
         },
         onState: (status) => this.emit('server-state', status),
+        onListChanged: (kind) => this.emit('list-changed', { server: server.key, kind }),
       });
       this.supervisors.set(server.key, supervisor);
     }
@@ -125,6 +143,11 @@ export class ToolSource {
     if (query.agent === undefined) return all;
     const rules = typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
     return all.filter((definition) => enabledForAgent(definition, rules));
+  }
+
+  /** The tools registered so far, without starting anything. */
+  registered(): ToolDefinition[] {
+    return this.registry.list();
   }
 
   /** The tool a canonical name or alias names, among those discovered so far. */
@@ -160,6 +183,17 @@ export class ToolSource {
       });
   }
 
+  /**
+   * Runs `job` on one server's connected client, through its supervision
+   * (started at first use, counted, serialized when configured): for the
+   * methods a host needs beyond tools (resources, prompts).
+   */
+  withServer<T>(key: string, job: (client: McpClient) => Promise<T>): Promise<T> {
+    const supervisor = this.supervisors.get(key);
+    if (!supervisor) return Promise.reject(this.unknownServer(key));
+    return supervisor.run(job, this.options.serializeCalls ?? false);
+  }
+
   /** Every server's state (S5). */
   status(): ServerStatus[] {
     return [...this.supervisors.values()].map((s) => s.status());
@@ -168,7 +202,7 @@ export class ToolSource {
   /** Turns a failed or disabled server back on; it starts at next use (S2). */
   enable(key: string): void {
     const supervisor = this.supervisors.get(key);
-    if (!supervisor) throw new ConfigError(this.options.config.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
+    if (!supervisor) throw this.unknownServer(key);
     supervisor.enable();
   }
 
@@ -219,6 +253,10 @@ export class ToolSource {
     if (rules) return rules;
     const known = Object.keys(this.options.config.agents);
     throw new ConfigError(this.options.config.file, [agent, 'tools'], `the agent "${agent}" has no tools block; agents with one: ${known.join(', ') || 'none'}`);
+  }
+
+  private unknownServer(key: string): ConfigError {
+    return new ConfigError(this.options.config.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
   }
 
   private unknownTool(name: string): ConfigError {

@@ -25,6 +25,8 @@ export interface SourceServer {
   disabled: boolean;
   /** Per-call timeout for this server's tools, ms; undefined: the daemon default. */
   timeoutMs: number | undefined;
+  /** How long the handshake may take, ms (it includes the server's start-up); absent: the client's default (60 s). */
+  startupTimeoutMs?: number | undefined;
   /** Set when the server is declared in a form this version cannot start (e.g. `auth.type: oauth`): the reason, said at start. */
   unsupported: string | undefined;
 }
@@ -38,7 +40,7 @@ export type AgentToolRules = readonly (readonly [pattern: string, rule: { enable
 export interface ToolSourceConfig {
   /** The file the config came from (the project file for kaged). */
   file: string;
-  format: 'kaged' | 'mcp-servers';
+  format: 'kaged' | 'mcp-servers' | 'kestrel';
   /** The folder paths in the config are relative to (the project file's folder). */
   projectRoot: string;
   servers: readonly SourceServer[];

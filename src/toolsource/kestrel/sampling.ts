@@ -1,0 +1,123 @@
+// Sampling, opt-in (K6, Kestrel): a server's sampling/createMessage goes to
+// a sampler the host supplies (mcpwire ships no LLM client), with the model
+// chosen (configured, else the first hint that names a model the host
+// lists, else the host's default), maxTokens capped, at most
+// maxRequestsPerCall requests per tool call, systemPrompt and messages
+// forwarded, includeContext ignored, audio and embedded resources as text
+// placeholders, and the tool call's abort signal passed on.
+
+import type { RequestHandler } from '../../client/connection.js';
+import { ErrorCodes } from '../../jsonrpc/codes.js';
+import { isObject } from '../../jsonrpc/message.js';
+import { RpcError } from '../../errors.js';
+import type { KestrelSamplingConfig } from './config.js';
+import { base64Bytes } from './flatten.js';
+
+export type SamplingContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: SamplingContent;
+}
+
+export interface SamplingRequest {
+  /** The MCP server that asked. */
+  server: string;
+  model: string;
+  maxTokens: number;
+  systemPrompt?: string;
+  messages: SamplingMessage[];
+  temperature?: number;
+  stopSequences?: string[];
+  /** Aborted when the tool call that led to this request is. */
+  signal: AbortSignal;
+}
+
+export interface SamplingResponse {
+  content: SamplingContent;
+  /** The model that answered; default: the one asked for. */
+  model?: string;
+  stopReason?: string;
+}
+
+export type Sampler = (request: SamplingRequest) => Promise<SamplingResponse>;
+
+/** The tool call a server's sampling requests are charged to. */
+export interface CallBudget {
+  used: number;
+  signal: AbortSignal;
+}
+
+export interface SamplingBridgeOptions {
+  config: KestrelSamplingConfig;
+  sampler: Sampler;
+  /** The model ids the host's registry knows, for matching hints. */
+  models: readonly string[];
+  /** The registry's default model. */
+  defaultModel: string | undefined;
+  /** The tool call in progress on this server, if any (calls to one server are serialized). */
+  currentCall(server: string): CallBudget | undefined;
+}
+
+const INVALID_PARAMS = -32602;
+
+/** The sampling/createMessage handler for one server. */
+export function samplingHandler(server: string, options: SamplingBridgeOptions): RequestHandler {
+  return async (params, context) => {
+    const call = options.currentCall(server);
+    const site = { server, method: 'sampling/createMessage' };
+    if (!call) throw new RpcError(site, ErrorCodes.InvalidRequest, 'sampling is allowed only during a tool call of this server');
+    if (call.used >= options.config.maxRequestsPerCall) {
+      throw new RpcError(site, ErrorCodes.InvalidRequest, `sampling budget spent: at most ${options.config.maxRequestsPerCall} requests per tool call`);
+    }
+    call.used++;
+    if (!params || !Array.isArray(params.messages)) throw new RpcError(site, INVALID_PARAMS, 'params.messages must be an array');
+    const model = chooseModel(params.modelPreferences, options);
+    if (!model) throw new RpcError(site, ErrorCodes.InternalError, 'no model: none is configured, no hint names a known model, and the host has no default');
+    const asked = typeof params.maxTokens === 'number' && params.maxTokens > 0 ? Math.floor(params.maxTokens) : options.config.maxTokens;
+    const request: SamplingRequest = {
+      server,
+      model,
+      maxTokens: Math.min(asked, options.config.maxTokens),
+      messages: params.messages.map(toSamplingMessage),
+      signal: AbortSignal.any([call.signal, context.signal]),
+    };
+    if (typeof params.systemPrompt === 'string') request.systemPrompt = params.systemPrompt;
+    if (typeof params.temperature === 'number') request.temperature = params.temperature;
+    if (Array.isArray(params.stopSequences)) request.stopSequences = params.stopSequences.filter((s): s is string => typeof s === 'string');
+    const response = await options.sampler(request);
+    const result: Record<string, unknown> = { role: 'assistant', content: response.content, model: response.model ?? model };
+    if (response.stopReason !== undefined) result.stopReason = response.stopReason;
+    return result;
+  };
+}
+
+function chooseModel(preferences: unknown, options: SamplingBridgeOptions): string | undefined {
+  if (options.config.model) return options.config.model;
+  const hints = isObject(preferences) && Array.isArray(preferences.hints) ? preferences.hints : [];
+  for (const hint of hints) {
+    const name = isObject(hint) && typeof hint.name === 'string' ? hint.name.toLowerCase() : '';
+    if (!name) continue;
+    // MCP: a hint "may match a model name as a substring"; the first hint that names a known model wins.
+    const found = options.models.find((id) => id.toLowerCase() === name) ?? options.models.find((id) => id.toLowerCase().includes(name));
+    if (found) return found;
+  }
+  return options.defaultModel;
+}
+
+/** Text and images pass; audio and embedded resources become text placeholders. */
+function toSamplingMessage(message: unknown): SamplingMessage {
+  const m = isObject(message) ? message : {};
+  const role = m.role === 'assistant' ? 'assistant' : 'user';
+  const content = isObject(m.content) ? m.content : {};
+  if (content.type === 'text' && typeof content.text === 'string') return { role, content: { type: 'text', text: content.text } };
+  if (content.type === 'image' && typeof content.data === 'string' && typeof content.mimeType === 'string') {
+    return { role, content: { type: 'image', data: content.data, mimeType: content.mimeType } };
+  }
+  if (content.type === 'audio') {
+    const size = typeof content.data === 'string' ? base64Bytes(content.data) : 0;
+    return { role, content: { type: 'text', text: `[audio: ${String(content.mimeType ?? 'unknown type')}, ${size} bytes, not forwarded]` } };
+  }
+  if (content.type === 'resource' && isObject(content.resource)) return { role, content: { type: 'text', text: `[embedded resource ${String(content.resource.uri ?? '')}, not forwarded]` } };
+  return { role, content: { type: 'text', text: `[${String(content.type ?? 'unknown')} content, not forwarded]` } };
+}
