@@ -9,6 +9,7 @@ import { AuthError, ClosedError, ConfigError, MessageTooLargeError, ProtocolErro
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
+import { isRedirect, nextHop } from './redirects.js';
 import { checkHeader, redact, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
 import type { TransportEnd, TransportHandlers } from './transport.js';
 
@@ -151,12 +152,27 @@ export abstract class HttpTransportBase {
 
   private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
-    const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(url, init.method ?? 'GET', method)) } : init.headers;
-    try {
-      return await this.fetchImpl(url, { ...init, headers, signal: signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal });
-    } catch (error) {
-      if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
-      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+    const httpMethod = init.method ?? 'GET';
+    const linked = signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal;
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      // Asked per hop: the provider is told the URL each value goes to.
+      const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(target, httpMethod, method)) } : init.headers;
+      let response: Response;
+      try {
+        response = await this.fetchImpl(target, { ...init, headers, redirect: 'manual', signal: linked });
+      } catch (error) {
+        if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      }
+      if (!isRedirect(response.status)) return response;
+      // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
+      const hop = nextHop(response, target, this.url.origin, httpMethod, hops);
+      await response.body?.cancel().catch(() => {});
+      if ('refuse' in hop) {
+        throw new ClosedError(this.site(method), { reason: 'http', status: response.status, cause: new Error(this.scrub(`${hop.refuse}: not followed`)) });
+      }
+      target = hop.follow;
     }
   }
 
