@@ -10,7 +10,8 @@ import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
 import { isRedirect, nextHop } from './redirects.js';
-import { checkHeader, redact, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
+import { cutTail, redact } from './redact.js';
+import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
 import type { TransportEnd, TransportHandlers } from './transport.js';
 
 export interface HttpTransportOptions extends HttpHeaderOptions {
@@ -39,6 +40,8 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
  * `closed`, with the reconnect failure as its cause, not as a bare timeout.
  */
 export const DEFAULT_RECONNECT = { initialMs: 500, maxMs: 30_000, maxAttempts: 5 } as const;
+/** How much of an error status's body is read for the excerpt in its error. */
+const ERROR_BODY_BYTES = 4096;
 /** How long close() lets notifications already on their way finish. */
 const DRAIN_ON_CLOSE_MS = 1_000;
 
@@ -202,11 +205,12 @@ export abstract class HttpTransportBase {
     }
     let body = '';
     try {
-      body = (await this.readText(response, 4096, method, true)).trim();
+      // Scrubbed before it is cut (excerpt()), and its tail dropped if it could be the start of a secret (the read stops at a limit).
+      body = cutTail(this.scrub(await this.readText(response, ERROR_BODY_BYTES, method, true)), this.secrets).trim();
     } catch {
       // the excerpt is a courtesy; the status says enough
     }
-    const cause = body ? new Error(excerpt(this.scrub(body))) : undefined;
+    const cause = body ? new Error(excerpt(body)) : undefined;
     return new ClosedError(this.site(method), { reason: 'http', status: response.status, cause });
   }
 
@@ -223,8 +227,10 @@ export abstract class HttpTransportBase {
         size += value.byteLength;
         if (size > limit) {
           await reader.cancel().catch(() => {});
-          if (truncate) break;
-          throw new MessageTooLargeError(this.site(method), limit);
+          if (!truncate) throw new MessageTooLargeError(this.site(method), limit);
+          // Up to the limit, not up to the read before it: a read boundary is wherever the network put it.
+          chunks.push(value.subarray(0, value.byteLength - (size - limit)));
+          break;
         }
         chunks.push(value);
       }
