@@ -29,7 +29,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** With resetTimeoutOnProgress, a request still ends after this long in total unless told otherwise. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 /** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
-const ABANDONED_IDS_KEPT = 1024;
+export const ABANDONED_IDS_KEPT = 1024;
 
 export interface ProgressUpdate {
   progress: number;
