@@ -54,8 +54,12 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: n
    * first would copy each read once more, 30% of the time per event with
    * 64 KiB reads of small events.
    */
+  // Once the parser has overflowed it throws on any further feed: stop there and report 'too-large'.
+  const feed = (text: string) => {
+    if (!tooLarge) parser.feed(text);
+  };
   const feedHeld = () => {
-    for (const piece of held) parser.feed(decoder.decode(piece, { stream: true }));
+    for (const piece of held) feed(decoder.decode(piece, { stream: true }));
     held.length = 0;
     heldBytes = 0;
   };
@@ -72,7 +76,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: n
       if (cut > 0) {
         const lines = cut === bytes.length ? bytes : bytes.subarray(0, cut);
         if (heldBytes > 0) feedHeld();
-        parser.feed(decoder.decode(lines));
+        feed(decoder.decode(lines));
       }
       if (cut < bytes.length) {
         held.push(cut === 0 ? bytes : bytes.subarray(cut));
@@ -91,8 +95,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: n
       }
     }
     if (heldBytes > 0) feedHeld();
-    parser.feed(decoder.decode());
-    return 'ended';
+    feed(decoder.decode());
+    return tooLarge ? 'too-large' : 'ended';
   } finally {
     reader.releaseLock();
   }
