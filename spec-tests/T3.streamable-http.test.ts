@@ -454,6 +454,18 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
     assert.equal(textOf(await client.callTool('json', {}, { timeoutMs: 10_000 })), text);
   });
 
+  test('T3: an Mcp-Session-Id that is not visible ASCII (0x21-0x7E) is not kept, so never sent back', async (t) => {
+    // MCP transports, session management: the session ID "MUST only contain visible ASCII characters (0x21 to 0x7E)".
+    for (const bad of ['two words', 'caf\u00e9', 'tab\there']) {
+      const { fixture, client } = await connected(t, { sessionId: bad });
+      await client.listTools();
+      await client.close();
+      const after = fixture.requests.filter((r) => r.message?.method !== 'initialize');
+      assert.ok(after.length >= 2, fixture.describe());
+      for (const r of after) assert.equal(r.headers['mcp-session-id'], undefined, `${JSON.stringify(bad)} sent back on ${r.method} ${r.message?.method ?? ''}`);
+    }
+  });
+
   test('T3/L2: close() sends DELETE with the session id; 405 is fine', async (t) => {
     const { fixture, client } = await connected(t, { sessionId: 'sess-del', delete: (ex) => ex.status(405) });
     await client.close();

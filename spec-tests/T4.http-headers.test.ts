@@ -113,13 +113,16 @@ describe('T4 HTTP headers and auth', { timeout: 20_000 }, () => {
     assert.equal(fixture.requests[0]!.headers['x-kept'], 'kept', 'the other headers still go');
   });
 
-  test('T4: CR or LF in a header value → ConfigError at connect naming the server and the header, not the value; nothing is sent', async (t) => {
+  test('T4: CR, LF or NUL in a header value → ConfigError at connect naming the server and the header, not the value; nothing is sent', async (t) => {
     const fixture = await startHttpFixture(t);
     const canary = `canary-${crypto.randomUUID()}`;
     const cases: [Partial<HttpTransportOptions>, string][] = [
       [{ headers: { 'X-Bad': `a-${canary}\r\nX-Injected: 1` } }, 'X-Bad'],
       [{ auth: { type: 'bearer', value: '${TOKEN}' }, env: { TOKEN: `${canary}\nX-Injected: 1` } }, 'Authorization'],
       [{ auth: { type: 'header', headerName: 'X-Api-Key', value: `${canary}\r` } }, 'X-Api-Key'],
+      // NUL is refused at load too (RFC 9110 §5.5), as a ConfigError, not left to fetch to reject as a transport failure.
+      [{ headers: { 'X-Nul': `a\0${canary}` } }, 'X-Nul'],
+      [{ auth: { type: 'bearer', value: '${TOKEN}' }, env: { TOKEN: `${canary}\0` } }, 'Authorization'],
     ];
     for (const [options, header] of cases) {
       for (const kind of ['streamable', 'sse'] as const) {

@@ -19,3 +19,38 @@ export const DIAGNOSTIC_EXCERPT_CHARS = 200;
 export function excerpt(text: string): string {
   return text.length > DIAGNOSTIC_EXCERPT_CHARS ? `${text.slice(0, DIAGNOSTIC_EXCERPT_CHARS)}… (${text.length} chars)` : text;
 }
+
+/**
+ * `d` with every piece of server-supplied text passed through `scrub` (T4:
+ * secrets never appear in a diagnostic): the excerpts and texts, a response
+ * id (a server can answer with any string as its id), and the message of a
+ * handler's error (a host handler may quote what the server sent).
+ */
+export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string): Diagnostic {
+  switch (d.kind) {
+    case 'noise':
+    case 'stderr':
+      return { ...d, text: scrub(d.text) };
+    case 'invalid-message':
+      return { ...d, detail: scrub(d.detail), excerpt: scrub(d.excerpt) };
+    case 'unknown-response':
+    case 'late-response':
+      return typeof d.id === 'string' ? { ...d, id: scrub(d.id) } : d;
+    case 'handler-error':
+      return { ...d, error: scrubError(d.error, scrub) };
+    case 'transport-fallback':
+      return d;
+  }
+}
+
+/** The error itself when nothing in its message or stack needs scrubbing, else a plain Error with the scrubbed message. */
+function scrubError(error: unknown, scrub: (text: string) => string): unknown {
+  if (!(error instanceof Error)) return typeof error === 'string' ? scrub(error) : error;
+  const message = scrub(error.message);
+  const stack = error.stack === undefined ? undefined : scrub(error.stack);
+  if (message === error.message && stack === error.stack) return error;
+  const clean = new Error(message);
+  clean.name = error.name;
+  clean.stack = stack;
+  return clean;
+}

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, TimeoutError } from '../errors.js';
 import { ScriptedTransport } from '../testing/scripted-transport.js';
 import type { TransportEnd } from '../transport/transport.js';
-import { Connection, type ConnectionOptions, type RequestHandler } from './connection.js';
+import { ABANDONED_IDS_KEPT, Connection, type ConnectionOptions, type RequestHandler } from './connection.js';
 
 /** The shared in-memory transport: records what is sent (JSON round trip), lets the test inject what arrives. */
 const newTransport = () => new ScriptedTransport(undefined, { server: 'fake' });
@@ -189,6 +189,35 @@ describe('Connection: timeouts and cancellation (W7)', () => {
     await assert.rejects(p, TimeoutError);
     transport.inject({ jsonrpc: '2.0', id: transport.sent[0]!.id, result: {} });
     assert.deepEqual(diagnostics, [{ kind: 'late-response', server: 'fake', id: transport.sent[0]!.id }]);
+  });
+
+  test('only the newest abandoned ids are remembered: past the cap, the oldest one\'s answer is an unknown-response', async () => {
+    // Memory stays bounded however many requests are given up: the oldest ids are forgotten first.
+    const { transport, connection, diagnostics } = await open();
+    const controller = new AbortController();
+    const calls = Array.from({ length: ABANDONED_IDS_KEPT + 1 }, () => connection.request('ping', undefined, { signal: controller.signal }).catch(() => {}));
+    controller.abort();
+    await Promise.all(calls);
+    const ids = transport.sent.filter((m) => m.method === 'ping').map((m) => m.id);
+    transport.inject({ jsonrpc: '2.0', id: ids[0]!, result: {} });
+    transport.inject({ jsonrpc: '2.0', id: ids.at(-1)!, result: {} });
+    assert.deepEqual(diagnostics.map((d) => d.kind), ['unknown-response', 'late-response']);
+  });
+
+  test('no timer is left once a request settles, answered or failed', async () => {
+    // The timeout is armed per request; a settled request must not keep a timer (and so the process) alive.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const { transport, connection } = await open();
+    const answered = connection.request('ping', undefined, { timeoutMs: 60_000 });
+    const failed = connection.request('tools/call', undefined, { timeoutMs: 45_000 });
+    assert.ok(timers() > before, 'the requests armed a timer');
+    const [a, b] = transport.sent.map((m) => m.id);
+    transport.inject({ jsonrpc: '2.0', id: a!, result: {} });
+    transport.inject({ jsonrpc: '2.0', id: b!, error: { code: -1, message: 'no' } });
+    await answered;
+    await assert.rejects(failed, RpcError);
+    assert.equal(timers(), before);
   });
 
   test('abort rejects with exactly signal.reason (not a TimeoutError) and sends notifications/cancelled', async () => {

@@ -9,7 +9,7 @@
 // messages the server refused for that reason.
 
 import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type McpClientError } from '../errors.js';
-import { excerpt, type DiagnosticHook } from '../diagnostics.js';
+import { excerpt, scrubDiagnostic, type Diagnostic, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
   classify,
@@ -29,7 +29,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** With resetTimeoutOnProgress, a request still ends after this long in total unless told otherwise. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 /** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
-const ABANDONED_IDS_KEPT = 1024;
+export const ABANDONED_IDS_KEPT = 1024;
 
 export interface ProgressUpdate {
   progress: number;
@@ -157,6 +157,12 @@ export class Connection {
     return this.transport.scrub ? this.transport.scrub(text) : text;
   }
 
+  /** Every diagnostic, the transport's too, leaves through here: scrubbed of the transport's secrets (T4). */
+  private diagnose(diagnostic: Diagnostic): void {
+    const hook = this.options.onDiagnostic;
+    if (hook) hook(this.transport.scrub ? scrubDiagnostic(diagnostic, (text) => this.scrub(text)) : diagnostic);
+  }
+
   /** Installs (or with undefined, removes) the handler for a server-initiated request method. */
   setRequestHandler(method: string, handler: RequestHandler | undefined): void {
     if (handler) this.handlers.set(method, handler);
@@ -172,7 +178,7 @@ export class Connection {
         onAnswersLost: (ids, error) => this.answersLost(ids, error),
         onSessionExpired: () => this.renewSession(),
         onClose: (end) => this.ending(end, 'closed'),
-        onDiagnostic: this.options.onDiagnostic,
+        onDiagnostic: this.options.onDiagnostic && ((d) => this.diagnose(d)),
       });
     } catch (error) {
       // The transport says why, in its own terms; requests made later get the same story.
@@ -395,7 +401,7 @@ export class Connection {
       try {
         onProgress(update);
       } catch (error) {
-        this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'notifications/progress', error });
+        this.diagnose({ kind: 'handler-error', server: this.server, method: 'notifications/progress', error });
       }
     }
   }
@@ -438,8 +444,8 @@ export class Connection {
   }
 
   private report(message: unknown, detail: string): void {
-    const hook = this.options.onDiagnostic;
-    if (hook) hook({ kind: 'invalid-message', server: this.server, detail, excerpt: this.scrub(excerpt(JSON.stringify(message) ?? String(message))) });
+    // Scrubbed before it is cut: a cut through a secret would leave its first characters, which no scrubber matches.
+    if (this.options.onDiagnostic) this.diagnose({ kind: 'invalid-message', server: this.server, detail, excerpt: excerpt(this.scrub(JSON.stringify(message) ?? String(message))) });
   }
 
   private onResponse(response: JsonRpcResponse): void {
@@ -447,9 +453,9 @@ export class Connection {
     const entry = id === null ? undefined : this.pending.get(id);
     if (!entry) {
       if (id !== null && this.abandoned.delete(id)) {
-        this.options.onDiagnostic?.({ kind: 'late-response', server: this.server, id });
+        this.diagnose({ kind: 'late-response', server: this.server, id });
       } else {
-        this.options.onDiagnostic?.({ kind: 'unknown-response', server: this.server, id });
+        this.diagnose({ kind: 'unknown-response', server: this.server, id });
       }
       return;
     }
@@ -476,7 +482,7 @@ export class Connection {
     try {
       hook(notification);
     } catch (error) {
-      this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: notification.method, error });
+      this.diagnose({ kind: 'handler-error', server: this.server, method: notification.method, error });
     }
   }
 
@@ -495,7 +501,7 @@ export class Connection {
         (result) => ({ jsonrpc: '2.0', id, result: result ?? {} }) as const,
         (error: unknown) => {
           if (error instanceof RpcError) return { jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.rpcMessage, data: error.data } } as const;
-          this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method, error });
+          this.diagnose({ kind: 'handler-error', server: this.server, method, error });
           return { jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: 'Internal error' } } as const;
         },
       )

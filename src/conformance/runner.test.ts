@@ -72,6 +72,20 @@ describe('the runner fails broken transcripts', () => {
     assertFails(result, /the client sent a message no c2s line expects: \{"jsonrpc":"2.0","method":"notifications\/initialized"\}/);
   });
 
+  test('a message the client sends while the replay waits between two s2c lines', async () => {
+    // The client answers the server's ping at once; no c2s line expects that answer. It arrives
+    // during line 9's delay, between server messages, and must fail the case right there.
+    const result = await run('unexpected-during-s2c-delay', [
+      ...HANDSHAKE,
+      { op: 'callTool', name: 'echo', arguments: { message: 'hi' }, timeoutMs: 2000, expect: { result: ECHO_RESULT } },
+      { dir: 'c2s', msg: ECHO_CALL },
+      { dir: 's2c', msg: { jsonrpc: '2.0', id: 'srv-1', method: 'ping' } },
+      { dir: 's2c', delayMs: 300, msg: { jsonrpc: '2.0', id: 1, result: ECHO_RESULT } },
+      close,
+    ]);
+    assertFails(result, /^after line 9: the client sent a message no c2s line expects: \{"jsonrpc":"2.0","id":"srv-1","result":\{\}\}$/);
+  });
+
   test('a c2s line with the wrong method', async () => {
     const result = await run('wrong-method', [...HANDSHAKE.slice(0, 3), { dir: 'c2s', msg: { jsonrpc: '2.0', method: 'notifications/ready' } }, close]);
     assertFails(result, /^line 5: c2s notifications\/ready: method: expected "notifications\/ready", got "notifications\/initialized"$/);

@@ -290,6 +290,35 @@ describe('createLineFramer', () => {
     assert.equal(framer.pendingBytes, 0);
   });
 
+  test('the cap counts the bytes received, malformed UTF-8 included, however the line is cut', () => {
+    // A malformed byte decodes to U+FFFD, three bytes: measuring the decoded text made a 12-byte
+    // line overflow a 15-byte cap when it arrived whole and pass when it arrived in pieces.
+    const line = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xff, 0xff, 0xff]), Buffer.from('"}\n')]);
+    assert.equal(line.length - 1, 12);
+    for (const cap of [11, 12, 15]) {
+      for (let cut = 0; cut <= line.length; cut++) {
+        const { framer, messages, overflows } = recorder({ maxMessageBytes: cap });
+        framer.push(line.subarray(0, cut));
+        framer.push(line.subarray(cut));
+        assert.deepEqual(overflows, cap < 12 ? [cap] : [], `cap ${cap}, cut at ${cut}`);
+        assert.equal(messages.length, cap < 12 ? 0 : 1, `cap ${cap}, cut at ${cut}`);
+      }
+    }
+  });
+
+  test('a line near the cap after many short ones in the same chunk is measured at its own bytes', () => {
+    // The near-cap measure walks the chunk's newlines: lines before it, multi-byte ones too, must not shift it.
+    const short = `${JSON.stringify({ t: '漢字' })}\n`.repeat(5);
+    const near = `{"a":"${'\u00e9'.repeat(10)}"}`; // 28 bytes, 18 UTF-16 units
+    const chunk = Buffer.from(`${short}${near}\n${short}`);
+    for (const [cap, overflow] of [[28, false], [27, true]] as const) {
+      const { framer, messages, overflows } = recorder({ maxMessageBytes: cap });
+      framer.push(chunk);
+      assert.equal(overflows.length, overflow ? 1 : 0, `cap ${cap}`);
+      assert.equal(messages.length, overflow ? 5 : 11, `cap ${cap}`);
+    }
+  });
+
   test('a message that finishes in the same chunk as the start of the next is split correctly', () => {
     const { framer, messages } = recorder();
     framer.push(Buffer.from('{"a":'));

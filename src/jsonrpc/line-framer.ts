@@ -203,14 +203,24 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     const text = bytes.toString('utf8', start, end);
     let from = 0;
     let newline = text.indexOf('\n');
-    for (;;) {
+    // Where line number `lineAt` starts in `bytes`: found only for lines near the cap (see below).
+    let lineAt = 0;
+    let byteAt = start;
+    for (let line = 0; ; line++) {
       if (stopped) return; // onMessage may have ended the framer re-entrantly
       const to = newline === -1 ? text.length : newline;
       if (to > from) {
-        const line = from === 0 && to === text.length ? text : text.slice(from, to);
-        // A UTF-16 unit is one to three bytes: the byte length is worth computing only near the cap.
-        if (line.length * 3 > maxBytes && overCap(Buffer.byteLength(line), line.charCodeAt(line.length - 1))) return overflow();
-        parse(line);
+        // The cap counts the bytes received, not those of the decoded text: a malformed byte
+        // decodes to U+FFFD, three bytes, and a held line (see hold()) is measured in raw bytes.
+        // A UTF-16 unit comes from one to three bytes, so only a line longer than a third of
+        // the cap can be over it; for one, its bytes are found by walking the newlines (each
+        // 0x0A is a '\n' in the text and vice versa), from the last line so measured.
+        if ((to - from) * 3 > maxBytes) {
+          for (; lineAt < line; lineAt++) byteAt = bytes.indexOf(NEWLINE, byteAt) + 1;
+          const lineEnd = newline === -1 ? end : bytes.indexOf(NEWLINE, byteAt);
+          if (overCap(lineEnd - byteAt, bytes[lineEnd - 1])) return overflow();
+        }
+        parse(from === 0 && to === text.length ? text : text.slice(from, to));
       }
       if (newline === -1) return;
       from = newline + 1;

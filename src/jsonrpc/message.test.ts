@@ -46,6 +46,8 @@ describe('classify', () => {
       ['error with a string code', { jsonrpc: '2.0', id: 9, error: { code: '-32000', message: 'm' } }, { id: 9 }],
       ['error without a message', { jsonrpc: '2.0', id: 10, error: { code: -1 } }, { id: 10 }],
       ['error that is not an object', { jsonrpc: '2.0', id: 11, error: 'bad' }, { id: 11 }],
+      // JSON-RPC 2.0 §5: the id "is REQUIRED"; null is for an id that could not be read, absence is not allowed.
+      ['error response with no id at all', { jsonrpc: '2.0', error: { code: -1, message: 'm' } }, {}],
       ['id null on a success', { jsonrpc: '2.0', id: null, result: {} }, {}],
       ['id an object on a success', { jsonrpc: '2.0', id: { a: 1 }, result: {} }, {}],
       ['id a boolean on an error', { jsonrpc: '2.0', id: true, error: { code: 1, message: 'm' } }, {}],

@@ -9,7 +9,9 @@ import { AuthError, ClosedError, ConfigError, MessageTooLargeError, ProtocolErro
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
-import { checkHeader, redact, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
+import { isRedirect, nextHop } from './redirects.js';
+import { cutTail, redact } from './redact.js';
+import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
 import type { TransportEnd, TransportHandlers } from './transport.js';
 
 export interface HttpTransportOptions extends HttpHeaderOptions {
@@ -38,6 +40,8 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
  * `closed`, with the reconnect failure as its cause, not as a bare timeout.
  */
 export const DEFAULT_RECONNECT = { initialMs: 500, maxMs: 30_000, maxAttempts: 5 } as const;
+/** How much of an error status's body is read for the excerpt in its error. */
+const ERROR_BODY_BYTES = 4096;
 /** How long close() lets notifications already on their way finish. */
 const DRAIN_ON_CLOSE_MS = 1_000;
 
@@ -151,12 +155,27 @@ export abstract class HttpTransportBase {
 
   private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
-    const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(url, init.method ?? 'GET', method)) } : init.headers;
-    try {
-      return await this.fetchImpl(url, { ...init, headers, signal: signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal });
-    } catch (error) {
-      if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
-      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+    const httpMethod = init.method ?? 'GET';
+    const linked = signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal;
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      // Asked per hop: the provider is told the URL each value goes to.
+      const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(target, httpMethod, method)) } : init.headers;
+      let response: Response;
+      try {
+        response = await this.fetchImpl(target, { ...init, headers, redirect: 'manual', signal: linked });
+      } catch (error) {
+        if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      }
+      if (!isRedirect(response.status)) return response;
+      // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
+      const hop = nextHop(response, target, this.url.origin, httpMethod, hops);
+      await response.body?.cancel().catch(() => {});
+      if ('refuse' in hop) {
+        throw new ClosedError(this.site(method), { reason: 'http', status: response.status, cause: new Error(this.scrub(`${hop.refuse}: not followed`)) });
+      }
+      target = hop.follow;
     }
   }
 
@@ -186,11 +205,12 @@ export abstract class HttpTransportBase {
     }
     let body = '';
     try {
-      body = (await this.readText(response, 4096, method, true)).trim();
+      // Scrubbed before it is cut (excerpt()), and its tail dropped if it could be the start of a secret (the read stops at a limit).
+      body = cutTail(this.scrub(await this.readText(response, ERROR_BODY_BYTES, method, true)), this.secrets).trim();
     } catch {
       // the excerpt is a courtesy; the status says enough
     }
-    const cause = body ? new Error(excerpt(this.scrub(body))) : undefined;
+    const cause = body ? new Error(excerpt(body)) : undefined;
     return new ClosedError(this.site(method), { reason: 'http', status: response.status, cause });
   }
 
@@ -207,8 +227,10 @@ export abstract class HttpTransportBase {
         size += value.byteLength;
         if (size > limit) {
           await reader.cancel().catch(() => {});
-          if (truncate) break;
-          throw new MessageTooLargeError(this.site(method), limit);
+          if (!truncate) throw new MessageTooLargeError(this.site(method), limit);
+          // Up to the limit, not up to the read before it: a read boundary is wherever the network put it.
+          chunks.push(value.subarray(0, value.byteLength - (size - limit)));
+          break;
         }
         chunks.push(value);
       }

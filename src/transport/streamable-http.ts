@@ -83,6 +83,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         await this.fetchImpl(this.url, {
           method: 'DELETE',
           headers: this.headersFor(this.sessionHeaders()),
+          // A redirect is not followed: the DELETE is a courtesy, and our headers stay with our origin.
+          redirect: 'manual',
           signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
         })
           .then((response) => response.body?.cancel())
