@@ -1,7 +1,9 @@
-// The stdio transport (T1, L2): spawns the server with cross-spawn, frames
-// its stdout as newline-delimited JSON, always drains stderr (keeping a tail
-// for error messages), and shuts it down in steps: end stdin, wait, SIGTERM,
-// wait, SIGKILL. Does NOT restart the server: that is the supervisor's job.
+// The stdio transport (T1, L2): spawns the server with cross-spawn, in a
+// process group of its own (POSIX), frames its stdout as newline-delimited
+// JSON, always drains stderr (keeping a tail for error messages), and shuts
+// the group down in steps: end stdin, wait, SIGTERM, wait, SIGKILL. Does NOT
+// restart the server (the supervisor's job) nor handle the host's signals
+// (the host's: it calls close()).
 
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { excerpt } from '../diagnostics.js';
 import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
+import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
 import { TickWriter } from './tick-writer.js';
 import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
 
@@ -25,6 +28,8 @@ export const DEFAULT_SHUTDOWN_STEP_MS = 2_000;
  * failure of pending requests (they reject within a second of the exit).
  */
 const DRAIN_AFTER_EXIT_MS = 150;
+/** While a shutdown step waits for what is left of the group after the direct child exited, how often it looks. */
+const GROUP_POLL_MS = 25;
 
 export interface StdioServerParams {
   /** The server's argv (`["node", "server.js"]`), or the program alone with `args` beside it. */
@@ -60,6 +65,8 @@ export class StdioTransport implements Transport {
   private exited = false;
   private exitWaiters: (() => void)[] = [];
   private closePromise: Promise<void> | undefined;
+  private group: ProcessGroup | undefined;
+  private stopping: Promise<void> | undefined;
   private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
 
   constructor(private readonly options: StdioTransportOptions) {
@@ -83,8 +90,12 @@ export class StdioTransport implements Transport {
       env: { ...process.env, ...this.options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
+      detached: OWN_PROCESS_GROUP,
     });
     this.child = child;
+    // No pid: the program could not be started, and 'error' says why below.
+    if (child.pid !== undefined) this.group = new ProcessGroup(child as ChildProcess & { pid: number });
 
     this.framer = createLineFramer({
       maxMessageBytes: this.options.maxMessageBytes,
@@ -93,7 +104,7 @@ export class StdioTransport implements Transport {
       onOverflow: (limitBytes) => {
         child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
         this.finish({ reason: 'too-large', limitBytes });
-        void this.terminate(false);
+        void this.stop(false);
       },
     });
 
@@ -131,7 +142,7 @@ export class StdioTransport implements Transport {
         if (this.exited || this.ended) return;
         this.framer!.end();
         this.finish({ reason: 'output-closed', stderrTail: this.stderrBytes.text() });
-        void this.terminate(false);
+        void this.stop(false);
       }, DRAIN_AFTER_EXIT_MS).unref();
     });
     child.stderr!.on('end', () => {
@@ -142,6 +153,9 @@ export class StdioTransport implements Transport {
       this.exited = true;
       exitInfo = { code, signal };
       for (const wake of this.exitWaiters.splice(0)) wake();
+      // A launcher that exits can leave the real server behind, holding our
+      // pipes and talking to nobody: stop what is left of the group too.
+      if (!this.closingByUs && this.group?.alive()) void this.stop(true);
       if (stdoutEnded && stderrEnded) return maybeFinishAfterExit();
       drainTimer = setTimeout(() => {
         drainTimer = undefined;
@@ -193,7 +207,7 @@ export class StdioTransport implements Transport {
   close(): Promise<void> {
     this.closePromise ??= (async () => {
       this.closingByUs = true;
-      if (this.child) await this.terminate(true);
+      if (this.child) await this.stop(true);
       this.finish({ reason: 'closed' });
     })();
     return this.closePromise;
@@ -232,20 +246,48 @@ export class StdioTransport implements Transport {
     this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end);
   }
 
-  /** L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait. `gentle` false skips the stdin step. */
+  /** Runs the shutdown steps once, however many callers ask for them. */
+  private stop(gentle: boolean): Promise<void> {
+    this.stopping ??= this.terminate(gentle);
+    return this.stopping;
+  }
+
+  /**
+   * L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait; `gentle` false skips
+   * the stdin step. The signals go to the whole process group, and each wait
+   * lasts until the group is empty, not just until the direct child exited:
+   * a launcher (npx, uvx, a shell script) may ignore SIGTERM or not pass it
+   * on, and may exit before the server it started.
+   */
   private async terminate(gentle: boolean): Promise<void> {
     const child = this.child;
-    if (!child || this.exited) return;
+    const group = this.group;
+    if (!child || !group || (this.exited && !group.alive())) return group?.release();
     const step = this.options.shutdownStepMs ?? DEFAULT_SHUTDOWN_STEP_MS;
     if (gentle) {
       this.writer.flush(); // lines accepted this tick go out before the end of input
       child.stdin?.end();
-      if (await this.waitForExit(step)) return;
+      if (await this.waitForGroupExit(step)) return;
     }
-    child.kill('SIGTERM');
-    if (await this.waitForExit(step)) return;
-    child.kill('SIGKILL');
-    await this.waitForExit(step);
+    group.signal('SIGTERM');
+    if (await this.waitForGroupExit(step)) return;
+    group.signal('SIGKILL');
+    await this.waitForGroupExit(step);
+    // Whatever is left got SIGKILL and cannot ignore it: stop tracking it (its id must not be signalled once reused).
+    group.release();
+  }
+
+  /** Waits until the direct child has exited and no other process of its group runs; false after `ms`. */
+  private async waitForGroupExit(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    if (!(await this.waitForExit(ms))) return false;
+    // The direct child's exit is an event; the rest of the group can only be looked at.
+    while (this.group?.alive()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(GROUP_POLL_MS, left)));
+    }
+    return true;
   }
 
   private waitForExit(ms: number): Promise<boolean> {
