@@ -6,15 +6,15 @@
 // (the host's: it calls close()).
 
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import spawn from 'cross-spawn';
-import { ClosedError } from '../errors.js';
+import { ClosedError, type ClosedDetail } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
 import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
+import { checkSpawnParams, explainSpawnError } from './spawn-check.js';
 import { TickWriter } from './tick-writer.js';
 import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
 
@@ -30,6 +30,13 @@ export const DEFAULT_SHUTDOWN_STEP_MS = 2_000;
 const DRAIN_AFTER_EXIT_MS = 150;
 /** While a shutdown step waits for what is left of the group after the direct child exited, how often it looks. */
 const GROUP_POLL_MS = 25;
+/**
+ * After a write to the server's stdin fails (EPIPE: it closed its input, or
+ * is exiting), how long to wait for the exit before reporting the write
+ * error itself: the exit code and the stderr tail say why, "write EPIPE"
+ * does not. The exit usually follows within milliseconds.
+ */
+const EXIT_AFTER_WRITE_ERROR_MS = 1_000;
 
 export interface StdioServerParams {
   /** The server's argv (`["node", "server.js"]`), or the program alone with `args` beside it. */
@@ -64,6 +71,9 @@ export class StdioTransport implements Transport {
   private closingByUs = false;
   private exited = false;
   private exitWaiters: (() => void)[] = [];
+  /** How the transport ended, once it has; and who waits for that. */
+  private end: TransportEnd | undefined;
+  private endWaiters: (() => void)[] = [];
   private closePromise: Promise<void> | undefined;
   private group: ProcessGroup | undefined;
   private stopping: Promise<void> | undefined;
@@ -71,8 +81,8 @@ export class StdioTransport implements Transport {
 
   constructor(private readonly options: StdioTransportOptions) {
     this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
-    if (this.argv.length === 0 || !this.argv[0]) throw new TypeError('StdioTransport: command is empty');
-    this.server = options.server ?? this.argv[0];
+    // An unusable command is reported by start(), as a rejection the connection sees end like any other start failure.
+    this.server = options.server ?? (this.argv[0] || '(empty command)');
     this.stderrBytes = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   }
 
@@ -82,17 +92,25 @@ export class StdioTransport implements Transport {
   }
 
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.child) return Promise.reject(new Error('StdioTransport: start() called twice'));
+    if (this.child || this.ended) return Promise.reject(new Error('StdioTransport: start() called twice'));
     this.handlers = handlers;
+    const invalid = checkSpawnParams(this.options, this.argv, this.server);
+    if (invalid) return this.startFailed(invalid);
     const [program, ...args] = this.argv as [string, ...string[]];
-    const child = spawn(program, args, {
-      cwd: this.options.cwd,
-      env: { ...process.env, ...this.options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-      // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
-      detached: OWN_PROCESS_GROUP,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(program, args, {
+        cwd: this.options.cwd,
+        env: { ...process.env, ...this.options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+        // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
+        detached: OWN_PROCESS_GROUP,
+      });
+    } catch (error) {
+      // Some failures are thrown at once rather than emitted (ENOTDIR for a cwd that is a file, E2BIG).
+      return this.startFailed(this.spawnFailed(error as Error));
+    }
     this.child = child;
     // No pid: the program could not be started, and 'error' says why below.
     if (child.pid !== undefined) this.group = new ProcessGroup(child as ChildProcess & { pid: number });
@@ -169,10 +187,7 @@ export class StdioTransport implements Transport {
       child.once('error', (error) => {
         // 'error' before 'spawn' means the program could not be started (ENOENT, EACCES).
         if (child.pid === undefined) {
-          this.ended = true;
-          this.exited = true;
-          for (const wake of this.exitWaiters.splice(0)) wake();
-          reject(new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: this.explainSpawnError(error) }));
+          this.startFailed(this.spawnFailed(error)).catch(reject);
         } else {
           this.handlers?.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'spawn', error });
         }
@@ -190,9 +205,12 @@ export class StdioTransport implements Transport {
   private refusal(): ClosedError | undefined {
     const stdin = this.child?.stdin;
     if (!this.ended && stdin && !stdin.destroyed && !stdin.writableEnded) return undefined;
+    const site = { server: this.server };
+    if (this.end && this.end.reason !== 'too-large') return new ClosedError(site, this.end);
     // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
-    const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
-    return new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrBytes.text() });
+    // exited: the process is gone and its pipes are draining; the end with its exit code follows.
+    const reason = this.ended || this.exited ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
+    return new ClosedError(site, { reason, stderrTail: this.stderrBytes.text() });
   }
 
   /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
@@ -200,8 +218,26 @@ export class StdioTransport implements Transport {
     const refused = this.refusal();
     if (refused) return done(refused);
     this.child!.stdin!.write(text, (error) => {
-      done(error ? new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() }) : null);
+      if (!error) return done(null);
+      void this.writeFailure(error).then(done);
     });
+  }
+
+  /** The error for a failed write: how the process ended, when it ends soon enough, else the write error with the stderr tail. */
+  private async writeFailure(error: Error): Promise<ClosedError> {
+    if (!this.end) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, EXIT_AFTER_WRITE_ERROR_MS);
+        this.endWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    const end = this.end;
+    const detail: ClosedDetail =
+      end && end.reason !== 'too-large' ? end : { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() };
+    return new ClosedError({ server: this.server }, detail);
   }
 
   close(): Promise<void> {
@@ -213,25 +249,16 @@ export class StdioTransport implements Transport {
     return this.closePromise;
   }
 
-  /**
-   * Node reports a missing cwd as `spawn <program> ENOENT`, the same as a
-   * missing program, so the error would send the user to the wrong place:
-   * when the cwd is what is missing, say so.
-   */
-  private explainSpawnError(error: Error): Error {
-    const cwd = this.options.cwd;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return error;
-    let cwdIsDirectory = true;
-    try {
-      if (cwd !== undefined) cwdIsDirectory = statSync(cwd).isDirectory();
-    } catch {
-      cwdIsDirectory = false;
-    }
-    const text = cwdIsDirectory
-      ? `${this.argv[0]} was not found (${error.message}); check the command and its PATH`
-      : `the working directory ${cwd} does not exist or is not a directory (${error.message})`;
-    return Object.assign(new Error(text, { cause: error }), { code }); // keep the errno code where callers look for it
+  private spawnFailed(error: Error): ClosedError {
+    return new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: explainSpawnError(error, this.argv, this.options) });
+  }
+
+  /** The process never started: nothing to wait for or stop; start() rejects with `error`. */
+  private startFailed(error: Error): Promise<never> {
+    this.ended = true;
+    this.exited = true;
+    for (const wake of this.exitWaiters.splice(0)) wake();
+    return Promise.reject(error);
   }
 
   /** The text of the last stderr bytes (for state reports). */
@@ -243,7 +270,9 @@ export class StdioTransport implements Transport {
     if (this.ended) return;
     this.ended = true;
     // While our own close() runs, the exit it causes is reported as 'closed'.
-    this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end);
+    this.end = this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end;
+    this.handlers?.onClose(this.end);
+    for (const wake of this.endWaiters.splice(0)) wake();
   }
 
   /** Runs the shutdown steps once, however many callers ask for them. */
