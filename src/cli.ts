@@ -44,13 +44,38 @@ Config: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundl
 Format: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
         (no "type": Streamable HTTP, then legacy SSE if the server refuses it)
-Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
+Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error;
+    130 / 143 after SIGINT / SIGTERM (the servers are closed first).
 `;
 
 class UsageError extends Error {}
 
+/** The clients open right now: what a signal must close before the CLI exits. */
+const openClients = new Set<McpClient>();
+
+/**
+ * The library leaves SIGINT and SIGTERM to its host, and this command is a
+ * host: on either it closes every open client (end of input, then SIGTERM
+ * and SIGKILL to each server's process group) and exits with 128 + the
+ * signal's number, as a shell reports a process a signal stopped (130, 143).
+ * A second signal exits at once; servers left then are SIGKILLed by the
+ * library's exit hook.
+ */
+function closeOnSignals(): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const status = signal === 'SIGINT' ? 130 : 143;
+    if (stopping) process.exit(status);
+    stopping = true;
+    void Promise.allSettled([...openClients].map((client) => client.close())).then(() => process.exit(status));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  closeOnSignals();
   switch (command) {
     case 'demo':
       return demo(rest);
@@ -139,10 +164,12 @@ async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined
       } else if (verbose) printDiagnostic(server, describeDiagnostic(d));
     },
   });
+  openClients.add(client);
   try {
     return await job(client);
   } finally {
     await client.close();
+    openClients.delete(client);
   }
 }
 
