@@ -10,9 +10,10 @@ import { StringDecoder } from 'node:string_decoder';
 import spawn from 'cross-spawn';
 import { ClosedError, type ClosedDetail } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
-import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
+import { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
+import { createLongLineGate, type LongLineGate } from './long-line-gate.js';
 import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
 import { checkSpawnParams, explainSpawnError } from './spawn-check.js';
 import { TickWriter } from './tick-writer.js';
@@ -65,7 +66,8 @@ export class StdioTransport implements Transport {
   private readonly argv: readonly string[];
   private child: ChildProcess | undefined;
   private handlers: TransportHandlers | undefined;
-  private framer: LineFramer | undefined;
+  /** The framer behind the gate that keeps an overlong line as bytes (W2). */
+  private framer: LongLineGate | undefined;
   private readonly stderrBytes: ByteTail;
   private ended = false; // onClose has been called
   private closingByUs = false;
@@ -115,16 +117,19 @@ export class StdioTransport implements Transport {
     // No pid: the program could not be started, and 'error' says why below.
     if (child.pid !== undefined) this.group = new ProcessGroup(child as ChildProcess & { pid: number });
 
-    this.framer = createLineFramer({
-      maxMessageBytes: this.options.maxMessageBytes,
+    const overflow = (limitBytes: number) => {
+      child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
+      this.finish({ reason: 'too-large', limitBytes });
+      void this.stop(false);
+    };
+    const maxMessageBytes = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const framer = createLineFramer({
+      maxMessageBytes,
       onMessage: (value) => this.handlers?.onMessage(value),
       onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(text) }),
-      onOverflow: (limitBytes) => {
-        child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
-        this.finish({ reason: 'too-large', limitBytes });
-        void this.stop(false);
-      },
+      onOverflow: overflow,
     });
+    this.framer = createLongLineGate(framer, maxMessageBytes, overflow);
 
     const stderrDecoder = new StringDecoder('utf8');
     child.stderr!.on('data', (chunk: Buffer) => {
