@@ -50,8 +50,8 @@ Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 t
 
 class UsageError extends Error {}
 
-/** The clients open right now: what a signal must close before the CLI exits. */
-const openClients = new Set<McpClient>();
+/** What is open right now (clients, or anything else that owns servers): what a signal must close before the CLI exits. */
+const openServers = new Set<{ close(): Promise<unknown> }>();
 
 /**
  * The library leaves SIGINT and SIGTERM to its host, and this command is a
@@ -67,7 +67,7 @@ function closeOnSignals(): void {
     const status = signal === 'SIGINT' ? 130 : 143;
     if (stopping) process.exit(status);
     stopping = true;
-    void Promise.allSettled([...openClients].map((client) => client.close())).then(() => process.exit(status));
+    void Promise.allSettled([...openServers].map((open) => open.close())).then(() => process.exit(status));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -164,12 +164,12 @@ async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined
       } else if (verbose) printDiagnostic(server, describeDiagnostic(d));
     },
   });
-  openClients.add(client);
+  openServers.add(client);
   try {
     return await job(client);
   } finally {
     await client.close();
-    openClients.delete(client);
+    openServers.delete(client);
   }
 }
 
