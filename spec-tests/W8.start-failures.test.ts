@@ -13,6 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClosedError, ConfigError, McpClient, StdioTransport, connectStdio, type StdioTransportOptions, type TransportEnd } from '../src/index.js';
 import { FIXTURE } from './helpers/fault-harness.js';
+import { trialCount } from './helpers/trials.js';
+
+const START_UP_TRIALS = trialCount(20, 500);
 
 const posix = process.platform !== 'win32';
 
@@ -114,9 +117,9 @@ test('W8: a server that closes its input, writes "fatal" to stderr and exits 3 i
   assert.equal(closed.reason, 'exited');
 });
 
-test('W8: a server that fails at start-up is reported the same way every time (20 trials)', { skip: !posix }, async () => {
+test(`W8: a server that fails at start-up is reported the same way every time (${START_UP_TRIALS} trials)`, { skip: !posix }, async () => {
   const seen = new Map<string, number>();
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < START_UP_TRIALS; i++) {
     const error = await connectStdio({ command: ['sh', '-c', 'echo fatal >&2; exit 3'], server: 'fatal' }).then(
       () => assert.fail('must fail'),
       (e: unknown) => e,
@@ -124,5 +127,5 @@ test('W8: a server that fails at start-up is reported the same way every time (2
     const key = error instanceof ClosedError ? `${error.reason} ${error.exitCode} ${/fatal/.test(error.stderrTail ?? '')}` : String(error);
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }
-  assert.deepEqual([...seen], [['exited 3 true', 20]]);
+  assert.deepEqual([...seen], [['exited 3 true', START_UP_TRIALS]]);
 });
