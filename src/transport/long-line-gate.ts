@@ -3,11 +3,12 @@
 // unfinished line is half the cap long, it keeps the further reads as they
 // came (off the JS heap, no copy) instead of feeding them on, and hands them
 // over only when the line ends. So a line that breaks the cap costs half
-// the cap as text and half as raw bytes; decoded as it came, all of it was
-// text on the JS heap with the reads as garbage beside it. Measured for a
-// 1 GiB line at the default 32 MiB cap: +55-67 MiB RSS before, +35-42 MiB
-// with this; a 16 MiB message is not held at all, and a 30 MiB one
-// peaks ~5% higher (its held half is decoded at the end, not as it came).
+// the cap as text and half as raw bytes, where decoding all of it as it
+// comes puts the whole cap on the JS heap as text with the reads as garbage
+// beside it. Measured for a 1 GiB line at the default 32 MiB cap: +55-67 MiB
+// RSS decoded as it comes, +35-42 MiB held this way. A 16 MiB message is not
+// held at all; a 30 MiB one peaks ~5% higher (its held half is decoded at
+// the end instead of as it came).
 // Does NOT parse or decide anything the framer decides: near the cap the
 // framer's own check makes the call.
 

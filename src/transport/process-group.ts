@@ -10,7 +10,7 @@
 // (a host that wants its servers closed on a signal calls close() itself).
 //
 // On Windows `detached` would mean a new console, not a group: there the
-// direct child alone is signalled, as cross-spawn has always done.
+// direct child alone is signalled.
 
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
