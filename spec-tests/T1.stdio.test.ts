@@ -86,6 +86,23 @@ test('T1: a cwd that does not exist fails connect with ClosedError spawn-failed 
   });
 });
 
+test('T1: no shell: metacharacters, quotes and %VAR% in arguments reach the server byte for byte', async (t) => {
+  const args = ['a; echo injected', 'b && id', 'c | cat', '$(id)', '`id`', "'single' \"double\"", '%PATH%', '$HOME', 'star *', 'new\nline', 'tab\there', '\\back\\slash', 'ünïcödé ✓', ''];
+  const { client } = await start(t, { command: [process.execPath, FIXTURE, 'ok', ...args] });
+  assert.deepEqual((await report(client)).argv, ['ok', ...args]);
+});
+
+test('T1: a one-string command with spaces is a program name, not split into words: spawn-failed', async () => {
+  const command = `${process.execPath} ${FIXTURE}`;
+  await assert.rejects(connectStdio({ command, server: 'one-string' }), (error: unknown) => {
+    assert.ok(error instanceof ClosedError, `expected ClosedError, got ${String(error)}`);
+    assert.equal(error.reason, 'spawn-failed');
+    assert.equal((error.cause as NodeJS.ErrnoException | undefined)?.code, 'ENOENT');
+    assert.match(error.message, /was not found/);
+    return true;
+  });
+});
+
 test('T1: stderr is always drained: a server writing 50 MiB to stderr while answering calls does not deadlock, and only the tail is kept', async (t) => {
   let stderrChars = 0;
   let sawDone = false;

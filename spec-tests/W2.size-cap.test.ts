@@ -8,6 +8,8 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -74,6 +76,16 @@ test('W2: a message just under the cap still goes through', async (t) => {
   await assert.rejects(client.callTool('echo', { text: text + 'y'.repeat(400) }), MessageTooLargeError);
   // The connection is gone after the overflow; later calls say why.
   await assert.rejects(client.callTool('echo', { text: 'x' }), MessageTooLargeError);
+});
+
+test('W2: a 1 GiB line with no newline at the default cap peaks within 1.5x the cap in RSS (measured in a process of its own)', async () => {
+  const script = fileURLToPath(new URL('./fixtures/overflow-rss.ts', import.meta.url));
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '1024'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { error, rssGrowth } = JSON.parse(run.stdout) as { error: string; rssGrowth: number };
+  assert.equal(error, 'MessageTooLargeError');
+  const bound = 1.5 * DEFAULT_MAX_MESSAGE_BYTES;
+  assert.ok(rssGrowth < bound, `rss grew ${(rssGrowth / MiB).toFixed(1)} MiB (bound ${bound / MiB} MiB)`);
 });
 
 test('no child process is left behind by this file', async () => {

@@ -60,6 +60,20 @@ test('W8/S3: a server that exits mid-call fails the call with ClosedError (exite
   assert.equal(calls.length, 2, 'the failed call was not silently retried');
 });
 
+test('W8/T1: the stderr tail is kept without any diagnostic hook installed, and rides on the crash error', async (t) => {
+  const { client, transport } = await start(t, {});
+  const error = await client.callTool('exit', { code: 5, stderr: 'panic: no hook was listening\n' }).then(
+    () => assert.fail('the call must not succeed'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof ClosedError, `expected ClosedError, got ${String(error)}`);
+  assert.equal(error.reason, 'exited');
+  assert.equal(error.exitCode, 5);
+  assert.match(error.stderrTail ?? '', /panic: no hook was listening\n$/);
+  assert.match(error.message, /panic: no hook was listening/);
+  assert.match(transport.stderrTail(), /panic: no hook was listening/);
+});
+
 test('W8/S3: calls in flight when the server is killed by a signal all fail with ClosedError naming the signal', async (t) => {
   const { client, pid } = await start(t, {});
   const calls = [client.callTool('hang'), client.callTool('hang'), client.ping({ timeoutMs: 10_000 }).then(() => client.callTool('hang'))];

@@ -57,13 +57,38 @@ CONFIG OPTIONS: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else t
     Otherwise: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
         (no "type": Streamable HTTP, then legacy SSE if the server refuses it)
-Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error.
+Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error;
+    130 / 143 after SIGINT / SIGTERM (the servers are closed first).
 `;
 
 class UsageError extends Error {}
 
+/** What is open right now (clients, or anything else that owns servers): what a signal must close before the CLI exits. */
+const openServers = new Set<{ close(): Promise<unknown> }>();
+
+/**
+ * The library leaves SIGINT and SIGTERM to its host, and this command is a
+ * host: on either it closes every open client (end of input, then SIGTERM
+ * and SIGKILL to each server's process group) and exits with 128 + the
+ * signal's number, as a shell reports a process a signal stopped (130, 143).
+ * A second signal exits at once; servers left then are SIGKILLed by the
+ * library's exit hook.
+ */
+function closeOnSignals(): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const status = signal === 'SIGINT' ? 130 : 143;
+    if (stopping) process.exit(status);
+    stopping = true;
+    void Promise.allSettled([...openServers].map((open) => open.close())).then(() => process.exit(status));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  closeOnSignals();
   switch (command) {
     case 'demo':
       return demo(rest);
@@ -159,10 +184,12 @@ async function withClient<T>(server: ServerConfig, timeoutMs: number | undefined
       } else if (verbose) printDiagnostic(server, describeDiagnostic(d));
     },
   });
+  openServers.add(client);
   try {
     return await job(client);
   } finally {
     await client.close();
+    openServers.delete(client);
   }
 }
 
@@ -212,9 +239,8 @@ async function openSource(values: Parsed, start: 'first-use' | 'startup'): Promi
     ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
   });
   const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
-  return openToolSource({
+  const source = await openToolSource({
     config,
-    start,
     // A command's servers that fail are reported, not retried for minutes.
     restart: { maxFailures: 1 },
     client: {
@@ -226,6 +252,20 @@ async function openSource(values: Parsed, start: 'first-use' | 'startup'): Promi
       },
     },
   });
+  // Registered before any server starts, so a signal during a slow start still closes them.
+  openServers.add(source);
+  if (start === 'startup') await source.discover();
+  return source;
+}
+
+/** Closes a tool source the command opened and forgets it. */
+async function closeSource(source: ToolSource | undefined): Promise<void> {
+  if (!source) return;
+  try {
+    await source.close();
+  } finally {
+    openServers.delete(source);
+  }
 }
 
 /** Values a server was configured with that a server may echo back: env values and header values. */
@@ -276,7 +316,7 @@ async function tools(args: string[]): Promise<number> {
     }
     return failed.length === 0 ? 0 : 1;
   } finally {
-    await source.close();
+    await closeSource(source);
   }
 }
 
@@ -305,7 +345,7 @@ async function call(args: string[]): Promise<number> {
     }
     return outcome.result.isError ? 1 : 0;
   } finally {
-    await source.close();
+    await closeSource(source);
   }
 }
 
@@ -335,7 +375,7 @@ async function servers(args: string[]): Promise<number> {
     }
     return statuses.some((s) => s.state !== 'disabled' && failureOf(s) !== undefined) ? 1 : 0;
   } finally {
-    await source.close();
+    await closeSource(source);
   }
 }
 
@@ -366,7 +406,7 @@ async function doctor(args: string[]): Promise<number> {
     if (!(error instanceof McpClientError)) throw error;
     problems.push(errorText(error));
   } finally {
-    await source?.close();
+    await closeSource(source);
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses }, null, 2)}\n`);
   else {

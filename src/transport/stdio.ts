@@ -1,19 +1,33 @@
-// The stdio transport (T1, L2): spawns the server with cross-spawn, frames
-// its stdout as newline-delimited JSON, always drains stderr (keeping a tail
-// for error messages), and shuts it down in steps: end stdin, wait, SIGTERM,
-// wait, SIGKILL. Does NOT restart the server: that is the supervisor's job.
+// The stdio transport (T1, L2): spawns the server with cross-spawn, in a
+// process group of its own (POSIX), frames its stdout as newline-delimited
+// JSON, always drains stderr (keeping a tail for error messages), and shuts
+// the group down in steps: end stdin, wait, SIGTERM, wait, SIGKILL. Does NOT
+// restart the server (the supervisor's job) nor handle the host's signals
+// (the host's: it calls close()).
 
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import spawn from 'cross-spawn';
-import { ClosedError } from '../errors.js';
+import type crossSpawn from 'cross-spawn';
+import { ClosedError, type ClosedDetail } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
-import { createLineFramer, type LineFramer } from '../jsonrpc/line-framer.js';
+import { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
+import { createLongLineGate, type LongLineGate } from './long-line-gate.js';
+import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
+import { checkSpawnParams, explainSpawnError } from './spawn-check.js';
 import { TickWriter } from './tick-writer.js';
 import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
+
+/**
+ * cross-spawn is loaded when the first server starts, not when mcpwire is
+ * imported: it is most of the library's import time, and a host that only
+ * talks HTTP never needs it.
+ */
+let spawnModule: Promise<typeof crossSpawn> | undefined;
+function loadSpawn(): Promise<typeof crossSpawn> {
+  return (spawnModule ??= import('cross-spawn').then((module) => module.default));
+}
 
 export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
 /** Each shutdown step waits this long for the process to exit (the official SDK uses the same 2 s). */
@@ -25,6 +39,15 @@ export const DEFAULT_SHUTDOWN_STEP_MS = 2_000;
  * failure of pending requests (they reject within a second of the exit).
  */
 const DRAIN_AFTER_EXIT_MS = 150;
+/** While a shutdown step waits for what is left of the group after the direct child exited, how often it looks. */
+const GROUP_POLL_MS = 25;
+/**
+ * After a write to the server's stdin fails (EPIPE: it closed its input, or
+ * is exiting), how long to wait for the exit before reporting the write
+ * error itself: the exit code and the stderr tail say why, "write EPIPE"
+ * does not. The exit usually follows within milliseconds.
+ */
+const EXIT_AFTER_WRITE_ERROR_MS = 1_000;
 
 export interface StdioServerParams {
   /** The server's argv (`["node", "server.js"]`), or the program alone with `args` beside it. */
@@ -55,19 +78,25 @@ export class StdioTransport implements Transport {
   private readonly argv: readonly string[];
   private child: ChildProcess | undefined;
   private handlers: TransportHandlers | undefined;
-  private framer: LineFramer | undefined;
+  /** The framer behind the gate that keeps an overlong line as bytes (W2). */
+  private framer: LongLineGate | undefined;
   private readonly stderrBytes: ByteTail;
   private ended = false; // onClose has been called
   private closingByUs = false;
   private exited = false;
   private exitWaiters: (() => void)[] = [];
+  /** How the transport ended, once it has; and who waits for that. */
+  private end: TransportEnd | undefined;
+  private endWaiters: (() => void)[] = [];
   private closePromise: Promise<void> | undefined;
+  private group: ProcessGroup | undefined;
+  private stopping: Promise<void> | undefined;
   private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
 
   constructor(private readonly options: StdioTransportOptions) {
     this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
-    if (this.argv.length === 0 || !this.argv[0]) throw new TypeError('StdioTransport: command is empty');
-    this.server = options.server ?? this.argv[0];
+    // An unusable command is reported by start(), as a rejection the connection sees end like any other start failure.
+    this.server = options.server ?? (this.argv[0] || '(empty command)');
     this.stderrBytes = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   }
 
@@ -77,27 +106,48 @@ export class StdioTransport implements Transport {
   }
 
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.child) return Promise.reject(new Error('StdioTransport: start() called twice'));
+    if (this.child || this.ended || this.handlers) return Promise.reject(new Error('StdioTransport: start() called twice'));
     this.handlers = handlers;
-    const [program, ...args] = this.argv as [string, ...string[]];
-    const child = spawn(program, args, {
-      cwd: this.options.cwd,
-      env: this.options.inheritEnv === false ? { ...this.options.env } : { ...process.env, ...this.options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    this.child = child;
+    return loadSpawn().then((spawn) => this.launch(spawn));
+  }
 
-    this.framer = createLineFramer({
-      maxMessageBytes: this.options.maxMessageBytes,
+  private launch(spawn: typeof crossSpawn): Promise<void> {
+    // close() may have come while cross-spawn loaded: nothing is started then.
+    if (this.ended || this.closingByUs) return Promise.reject(new ClosedError({ server: this.server }, { reason: 'closed' }));
+    const invalid = checkSpawnParams(this.options, this.argv, this.server);
+    if (invalid) return this.startFailed(invalid);
+    const [program, ...args] = this.argv as [string, ...string[]];
+    let child: ChildProcess;
+    try {
+      child = spawn(program, args, {
+        cwd: this.options.cwd,
+        env: this.options.inheritEnv === false ? { ...this.options.env } : { ...process.env, ...this.options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+        // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
+        detached: OWN_PROCESS_GROUP,
+      });
+    } catch (error) {
+      // Some failures are thrown at once rather than emitted (ENOTDIR for a cwd that is a file, E2BIG).
+      return this.startFailed(this.spawnFailed(error as Error));
+    }
+    this.child = child;
+    // No pid: the program could not be started, and 'error' says why below.
+    if (child.pid !== undefined) this.group = new ProcessGroup(child as ChildProcess & { pid: number });
+
+    const overflow = (limitBytes: number) => {
+      child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
+      this.finish({ reason: 'too-large', limitBytes });
+      void this.stop(false);
+    };
+    const maxMessageBytes = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const framer = createLineFramer({
+      maxMessageBytes,
       onMessage: (value) => this.handlers?.onMessage(value),
       onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(text) }),
-      onOverflow: (limitBytes) => {
-        child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
-        this.finish({ reason: 'too-large', limitBytes });
-        void this.terminate(false);
-      },
+      onOverflow: overflow,
     });
+    this.framer = createLongLineGate(framer, maxMessageBytes, overflow);
 
     const stderrDecoder = new StringDecoder('utf8');
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -133,7 +183,7 @@ export class StdioTransport implements Transport {
         if (this.exited || this.ended) return;
         this.framer!.end();
         this.finish({ reason: 'output-closed', stderrTail: this.stderrBytes.text() });
-        void this.terminate(false);
+        void this.stop(false);
       }, DRAIN_AFTER_EXIT_MS).unref();
     });
     child.stderr!.on('end', () => {
@@ -144,6 +194,9 @@ export class StdioTransport implements Transport {
       this.exited = true;
       exitInfo = { code, signal };
       for (const wake of this.exitWaiters.splice(0)) wake();
+      // A launcher that exits can leave the real server behind, holding our
+      // pipes and talking to nobody: stop what is left of the group too.
+      if (!this.closingByUs && this.group?.alive()) void this.stop(true);
       if (stdoutEnded && stderrEnded) return maybeFinishAfterExit();
       drainTimer = setTimeout(() => {
         drainTimer = undefined;
@@ -157,10 +210,7 @@ export class StdioTransport implements Transport {
       child.once('error', (error) => {
         // 'error' before 'spawn' means the program could not be started (ENOENT, EACCES).
         if (child.pid === undefined) {
-          this.ended = true;
-          this.exited = true;
-          for (const wake of this.exitWaiters.splice(0)) wake();
-          reject(new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: this.explainSpawnError(error) }));
+          this.startFailed(this.spawnFailed(error)).catch(reject);
         } else {
           this.handlers?.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'spawn', error });
         }
@@ -178,9 +228,12 @@ export class StdioTransport implements Transport {
   private refusal(): ClosedError | undefined {
     const stdin = this.child?.stdin;
     if (!this.ended && stdin && !stdin.destroyed && !stdin.writableEnded) return undefined;
+    const site = { server: this.server };
+    if (this.end && this.end.reason !== 'too-large') return new ClosedError(site, this.end);
     // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
-    const reason = this.ended ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
-    return new ClosedError({ server: this.server }, { reason, stderrTail: this.stderrBytes.text() });
+    // exited: the process is gone and its pipes are draining; the end with its exit code follows.
+    const reason = this.ended || this.exited ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
+    return new ClosedError(site, { reason, stderrTail: this.stderrBytes.text() });
   }
 
   /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
@@ -188,38 +241,47 @@ export class StdioTransport implements Transport {
     const refused = this.refusal();
     if (refused) return done(refused);
     this.child!.stdin!.write(text, (error) => {
-      done(error ? new ClosedError({ server: this.server }, { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() }) : null);
+      if (!error) return done(null);
+      void this.writeFailure(error).then(done);
     });
+  }
+
+  /** The error for a failed write: how the process ended, when it ends soon enough, else the write error with the stderr tail. */
+  private async writeFailure(error: Error): Promise<ClosedError> {
+    if (!this.end) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, EXIT_AFTER_WRITE_ERROR_MS);
+        this.endWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    const end = this.end;
+    const detail: ClosedDetail =
+      end && end.reason !== 'too-large' ? end : { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() };
+    return new ClosedError({ server: this.server }, detail);
   }
 
   close(): Promise<void> {
     this.closePromise ??= (async () => {
       this.closingByUs = true;
-      if (this.child) await this.terminate(true);
+      if (this.child) await this.stop(true);
       this.finish({ reason: 'closed' });
     })();
     return this.closePromise;
   }
 
-  /**
-   * Node reports a missing cwd as `spawn <program> ENOENT`, the same as a
-   * missing program, so the error would send the user to the wrong place:
-   * when the cwd is what is missing, say so.
-   */
-  private explainSpawnError(error: Error): Error {
-    const cwd = this.options.cwd;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return error;
-    let cwdIsDirectory = true;
-    try {
-      if (cwd !== undefined) cwdIsDirectory = statSync(cwd).isDirectory();
-    } catch {
-      cwdIsDirectory = false;
-    }
-    const text = cwdIsDirectory
-      ? `${this.argv[0]} was not found (${error.message}); check the command and its PATH`
-      : `the working directory ${cwd} does not exist or is not a directory (${error.message})`;
-    return Object.assign(new Error(text, { cause: error }), { code }); // keep the errno code where callers look for it
+  private spawnFailed(error: Error): ClosedError {
+    return new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: explainSpawnError(error, this.argv, this.options) });
+  }
+
+  /** The process never started: nothing to wait for or stop; start() rejects with `error`. */
+  private startFailed(error: Error): Promise<never> {
+    this.ended = true;
+    this.exited = true;
+    for (const wake of this.exitWaiters.splice(0)) wake();
+    return Promise.reject(error);
   }
 
   /** The text of the last stderr bytes (for state reports). */
@@ -231,23 +293,53 @@ export class StdioTransport implements Transport {
     if (this.ended) return;
     this.ended = true;
     // While our own close() runs, the exit it causes is reported as 'closed'.
-    this.handlers?.onClose(this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end);
+    this.end = this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end;
+    this.handlers?.onClose(this.end);
+    for (const wake of this.endWaiters.splice(0)) wake();
   }
 
-  /** L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait. `gentle` false skips the stdin step. */
+  /** Runs the shutdown steps once, however many callers ask for them. */
+  private stop(gentle: boolean): Promise<void> {
+    this.stopping ??= this.terminate(gentle);
+    return this.stopping;
+  }
+
+  /**
+   * L2: end stdin, wait; SIGTERM, wait; SIGKILL, wait; `gentle` false skips
+   * the stdin step. The signals go to the whole process group, and each wait
+   * lasts until the group is empty, not just until the direct child exited:
+   * a launcher (npx, uvx, a shell script) may ignore SIGTERM or not pass it
+   * on, and may exit before the server it started.
+   */
   private async terminate(gentle: boolean): Promise<void> {
     const child = this.child;
-    if (!child || this.exited) return;
+    const group = this.group;
+    if (!child || !group || (this.exited && !group.alive())) return group?.release();
     const step = this.options.shutdownStepMs ?? DEFAULT_SHUTDOWN_STEP_MS;
     if (gentle) {
       this.writer.flush(); // lines accepted this tick go out before the end of input
       child.stdin?.end();
-      if (await this.waitForExit(step)) return;
+      if (await this.waitForGroupExit(step)) return;
     }
-    child.kill('SIGTERM');
-    if (await this.waitForExit(step)) return;
-    child.kill('SIGKILL');
-    await this.waitForExit(step);
+    group.signal('SIGTERM');
+    if (await this.waitForGroupExit(step)) return;
+    group.signal('SIGKILL');
+    await this.waitForGroupExit(step);
+    // Whatever is left got SIGKILL and cannot ignore it: stop tracking it (its id must not be signalled once reused).
+    group.release();
+  }
+
+  /** Waits until the direct child has exited and no other process of its group runs; false after `ms`. */
+  private async waitForGroupExit(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    if (!(await this.waitForExit(ms))) return false;
+    // The direct child's exit is an event; the rest of the group can only be looked at.
+    while (this.group?.alive()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(GROUP_POLL_MS, left)));
+    }
+    return true;
   }
 
   private waitForExit(ms: number): Promise<boolean> {

@@ -1,0 +1,63 @@
+// Repeated randomised trials for the reliability tests: a seeded PRNG (so a
+// failure can be replayed with MCPWIRE_SEED), the trial count for this run
+// (MCPWIRE_STRESS=1 for the large counts recorded in RELIABILITY.md), and
+// measures of what a process holds (open fds, listeners).
+
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const STRESS = process.env.MCPWIRE_STRESS === '1';
+
+/** `ci` trials normally, `stress` with MCPWIRE_STRESS=1. */
+export function trialCount(ci: number, stress: number): number {
+  return STRESS ? stress : ci;
+}
+
+/** The seed for this run: MCPWIRE_SEED when set, else a fresh one. Print it with any failure. */
+export function seedFor(): number {
+  const fromEnv = process.env.MCPWIRE_SEED;
+  return fromEnv !== undefined ? Number(fromEnv) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
+}
+
+/** mulberry32: a small, fast PRNG with a 32-bit state; uniform in [0, 1). */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Open file descriptors of this process (Linux), or undefined where /proc/self/fd cannot be read. */
+export function openFds(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Listeners on `process`, by event name (only the events that have any). */
+export function processListeners(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const name of process.eventNames()) counts[String(name)] = process.listenerCount(name);
+  return counts;
+}
+
+const TINY_SERVER = fileURLToPath(new URL('../fixtures/tiny-server.pl', import.meta.url));
+const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
+let perlWorks: boolean | undefined;
+
+/**
+ * The argv of a quick server for many trials: tiny-server.pl under Perl
+ * (milliseconds to start), else the fault server under Node, which speaks
+ * the same subset (initialize, ping, echo, hang; modes ok and ignore-eof).
+ */
+export function quickServer(mode: 'ok' | 'ignore-eof'): string[] {
+  perlWorks ??= spawnSync('perl', ['-e', '1']).status === 0;
+  return perlWorks ? ['perl', TINY_SERVER, mode] : [process.execPath, FAULT_SERVER, mode];
+}

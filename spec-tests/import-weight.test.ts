@@ -1,0 +1,42 @@
+// What `import 'mcpwire'` loads (the import-cold budget of the package
+// issue): the client, and none of what only some hosts need — cross-spawn
+// until a stdio server starts, the config parsers (yaml, smol-toml, zod)
+// until a config file is read.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const recorder = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
+const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
+
+function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): string[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-import-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'modules.log');
+  const run = spawnSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', env: { ...process.env, MCPWIRE_MODULE_LOG: log } });
+  assert.equal(run.status, 0, run.stderr);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+test('import "mcpwire" loads neither cross-spawn nor the config parsers', (t) => {
+  const modules = modulesLoadedBy(t, "await import('mcpwire')");
+  assert.ok(modules.some((url) => url.endsWith('/dist/index.js')), 'the hook saw the package load');
+  assert.deepEqual(modules.filter((url) => LAZY.test(url)), []);
+});
+
+test('they load when used: a stdio server started, a kaged config read', (t) => {
+  const code = `
+    const { connectStdio, loadToolSourceConfig } = await import('mcpwire');
+    const client = await connectStdio({ command: [process.execPath, 'examples/echo-server.mjs'] });
+    await client.close();
+    await loadToolSourceConfig({ config: 'examples/kaged-host/kaged.yaml' });
+  `;
+  const loaded = new Set(modulesLoadedBy(t, code).map((url) => LAZY.exec(url)?.[1]).filter(Boolean));
+  assert.deepEqual([...loaded].sort(), ['cross-spawn', 'smol-toml', 'yaml', 'zod']);
+});
