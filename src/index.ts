@@ -76,3 +76,14 @@ export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
 export { DEFAULT_RESTART_POLICY, type Clock, type RestartPolicy, type ServerState, type ServerStatus } from './toolsource/supervisor.js';
 export { capResult, truncationMarker, type CappedResult } from './toolsource/truncate.js';
 export { PROVIDER_SAFE_NAME } from './toolsource/naming.js';
+export {
+  KestrelMcp,
+  openKestrelMcp,
+  type KestrelLogger,
+  type KestrelMcpOptions,
+  type KestrelTool,
+  type KestrelToolResult,
+} from './toolsource/kestrel/plugin.js';
+export { KESTREL_PLUGIN, loadKestrelConfigFile, readKestrelConfig, type Approval, type KestrelConfig, type KestrelSamplingConfig } from './toolsource/kestrel/config.js';
+export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';
+export { flattenContent } from './toolsource/kestrel/flatten.js';
