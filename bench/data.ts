@@ -3,22 +3,12 @@
 // or a socket delivers them. Nothing here is timed.
 
 import type { JsonRpcMessage } from '../src/jsonrpc/message.js';
+import { seededRandom } from '../src/testing/prng.js';
 
 export const KIB = 1024;
 export const MIB = 1024 * 1024;
 export const READ_64K = 64 * KIB;
 
-/** mulberry32: a tiny seeded PRNG, so "random" reads and texts are the same in every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The same JSON texts in every form a contender needs: the byte stream with a

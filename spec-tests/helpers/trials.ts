@@ -6,6 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { seededRandom as prng } from '../../src/testing/prng.js';
+export { prng };
 
 export const STRESS = process.env.MCPWIRE_STRESS === '1';
 
@@ -20,17 +22,6 @@ export function seedFor(): number {
   return fromEnv !== undefined ? Number(fromEnv) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
 }
 
-/** mulberry32: a small, fast PRNG with a 32-bit state; uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Open file descriptors of this process (Linux), or undefined where /proc/self/fd cannot be read. */
 export function openFds(): number | undefined {

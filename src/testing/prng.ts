@@ -1,0 +1,13 @@
+// mulberry32: a small, fast PRNG with a 32-bit state, uniform in [0, 1), so
+// "random" inputs (trial timings, benchmark texts) are the same for a seed.
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
