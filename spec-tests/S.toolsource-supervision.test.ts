@@ -12,7 +12,8 @@ import { describe, test } from 'node:test';
 import { ClosedError } from '../src/errors.js';
 import type { ServerStatus } from '../src/toolsource/supervisor.js';
 import { isAlive } from '../src/util/process-alive.js';
-import { ManualClock, configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
+import { fileURLToPath } from 'node:url';
+import { ManualClock, TOOLSOURCE_FIXTURE, configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
 
 function tempLog(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ts-'));
@@ -182,3 +183,21 @@ describe('S4/S5: shutdown and state', () => {
 function ConfigError_or_Closed(e: unknown): boolean {
   return e instanceof Error && ('code' in e) && (e.code === 'config' || e.code === 'closed');
 }
+
+describe('S4: a launcher\'s server goes with it', () => {
+  test('S4: close() stops a server started through a launcher that ignores SIGTERM and does not forward signals (an npx-style wrapper), grandchild included', async (t) => {
+    const log = tempLog(t);
+    const wrapper = fileURLToPath(new URL('./fixtures/wrapper.sh', import.meta.url));
+    const server = fixtureServer('wrapped', { WRAPPER_PIDS: log, TS_TOOLS: 'echo' });
+    const source = await openForTest(t, {
+      start: 'startup',
+      config: configOf([{ ...server, params: { transport: 'stdio', command: ['sh', wrapper, process.execPath, TOOLSOURCE_FIXTURE], env: { WRAPPER_PIDS: log }, server: 'wrapped' } }]),
+    });
+    assert.equal(source.status()[0]!.state, 'ready');
+    const [, wrapperPid, serverPid] = readFileSync(log, 'utf8').trim().split(' ').map(Number);
+    assert.ok(isAlive(wrapperPid!) && isAlive(serverPid!), 'both running');
+    await source.close();
+    assert.equal(isAlive(wrapperPid!), false, 'the launcher is gone');
+    assert.equal(isAlive(serverPid!), false, 'and so is the server it started');
+  });
+});
