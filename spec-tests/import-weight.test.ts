@@ -1,7 +1,7 @@
-// What `import 'mcpwire'` loads (the import-cold budget of the package
-// issue): the client, and none of what only some hosts need — cross-spawn
-// until a stdio server starts, the config parsers (yaml, smol-toml, zod)
-// until a config file is read.
+// What `import 'mcpwire'` loads (the import-cold budget): the client, and
+// none of what only some hosts need — cross-spawn until a stdio server
+// starts, eventsource-parser until an HTTP stream is read, the config
+// parsers (yaml, smol-toml, zod) until a config file is read.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recorder = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
-const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
+const LAZY = /\/node_modules\/(cross-spawn|eventsource-parser|yaml|smol-toml|zod)\//;
 
 function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): string[] {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-import-'));
@@ -24,10 +24,12 @@ function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): stri
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
-test('import "mcpwire" loads neither cross-spawn nor the config parsers', (t) => {
+test('import "mcpwire" loads neither cross-spawn, the SSE parser nor the config parsers', (t) => {
   const modules = modulesLoadedBy(t, "await import('mcpwire')");
   assert.ok(modules.some((url) => url.endsWith('/dist/index.js')), 'the hook saw the package load');
   assert.deepEqual(modules.filter((url) => LAZY.test(url)), []);
+  // The tool source itself (registry, supervisor, Kestrel's layer) loads on first use too: only its door is imported.
+  assert.deepEqual(modules.filter((url) => /\/dist\/toolsource\//.test(url) && !url.endsWith('/dist/toolsource/entry.js')), []);
 });
 
 test('they load when used: a stdio server started, a kaged config read', (t) => {

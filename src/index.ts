@@ -59,31 +59,21 @@ export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
-export {
+export { loadToolSourceConfig, openKestrelMcp, openToolSource } from './toolsource/entry.js';
+export type {
+  OpenToolSourceOptions,
+  ToolCallOptions,
+  ToolCallResult,
+  ToolQuery,
   ToolSource,
-  openToolSource,
-  loadToolSourceConfig,
-  type OpenToolSourceOptions,
-  type ToolCallOptions,
-  type ToolCallResult,
-  type ToolQuery,
-  type ToolSourceEvents,
-  type ToolSourceOptions,
+  ToolSourceEvents,
+  ToolSourceOptions,
 } from './toolsource/tool-source.js';
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
 export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
 export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
-export { DEFAULT_RESTART_POLICY, type Clock, type RestartPolicy, type ServerState, type ServerStatus } from './toolsource/supervisor.js';
-export { capResult, truncationMarker, type CappedResult } from './toolsource/truncate.js';
-export { PROVIDER_SAFE_NAME } from './toolsource/naming.js';
-export {
-  KestrelMcp,
-  openKestrelMcp,
-  type KestrelLogger,
-  type KestrelMcpOptions,
-  type KestrelTool,
-  type KestrelToolResult,
-} from './toolsource/kestrel/plugin.js';
-export { KESTREL_PLUGIN, loadKestrelConfigFile, readKestrelConfig, type Approval, type KestrelConfig, type KestrelSamplingConfig } from './toolsource/kestrel/config.js';
+export type { Clock, RestartPolicy, ServerState, ServerStatus } from './toolsource/supervisor.js';
+export type { CappedResult } from './toolsource/truncate.js';
+export type { KestrelLogger, KestrelMcp, KestrelMcpOptions, KestrelTool, KestrelToolResult } from './toolsource/kestrel/plugin.js';
+export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';
-export { flattenContent } from './toolsource/kestrel/flatten.js';

@@ -2,7 +2,13 @@
 // eventsource-parser, with a cap on how much one event may buffer. The only
 // module that imports eventsource-parser.
 
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage, createParser as CreateParser } from 'eventsource-parser';
+
+/** Loaded with the first stream, not with mcpwire: a host that only runs stdio servers never needs it. */
+let parserModule: Promise<typeof CreateParser> | undefined;
+function loadParser(): Promise<typeof CreateParser> {
+  return (parserModule ??= import('eventsource-parser').then((module) => module.createParser));
+}
 
 export type SseEvent = EventSourceMessage;
 
@@ -32,6 +38,7 @@ export type SseEnd = 'ended' | 'too-large';
  * 2-3x the cap in resident memory.
  */
 export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
+  const createParser = await loadParser();
   let tooLarge = false;
   const parser = createParser({
     onEvent: handlers.onEvent,
