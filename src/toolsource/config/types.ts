@@ -1,7 +1,7 @@
 // What every config reader produces for the tool source: the servers to
 // supervise with everything resolved (secrets in, paths checked), the
 // filters, the per-agent rules, and the two daemon-wide knobs. Readers of
-// other formats (kaged project YAML, mcpServers JSON, Kestrel JSON) all
+// other formats (kaged project YAML, the JSON and TOML of MCP clients, Kestrel JSON) all
 // produce this one shape, so naming, truncation and supervision have one
 // implementation.
 
@@ -25,6 +25,8 @@ export interface SourceServer {
   disabled: boolean;
   /** Per-call timeout for this server's tools, ms; undefined: the daemon default. */
   timeoutMs: number | undefined;
+  /** How long connecting (spawn or first request, through initialize) may take, ms; absent: the client's connect timeout. Codex's `startup_timeout_sec`. */
+  startupTimeoutMs?: number;
   /** Set when the server is declared in a form this version cannot start (e.g. `auth.type: oauth`): the reason, said at start. */
   unsupported: string | undefined;
 }
@@ -38,7 +40,8 @@ export type AgentToolRules = readonly (readonly [pattern: string, rule: { enable
 export interface ToolSourceConfig {
   /** The file the config came from (the project file for kaged). */
   file: string;
-  format: 'kaged' | 'mcp-servers';
+  /** `mcp-servers`: the `mcpServers` JSON (Claude Desktop, Claude Code, Cursor, Windsurf); `vscode`: VS Code's `servers`; `codex`: Codex's config.toml. */
+  format: 'kaged' | 'mcp-servers' | 'vscode' | 'codex';
   /** The folder paths in the config are relative to (the project file's folder). */
   projectRoot: string;
   servers: readonly SourceServer[];
