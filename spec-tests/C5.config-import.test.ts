@@ -58,7 +58,7 @@ for (const name of formats) {
 
 test('C5: JSON with comments and trailing commas (VS Code, Cursor): "//" and "/*" inside strings survive; a syntax error names file, line and column', (t) => {
   const cursor = loadToolSourceConfig({ config: path.join(FIXTURES, 'cursor.mcp.json'), env: ENV });
-  const args = (cursor.servers[1]!.params as { args: string[] }).args;
+  const args = (cursor.servers[1]!.params as { args?: readonly string[] }).args!;
   assert.deepEqual(args.slice(1), ['--glob', 'src/**/*.ts', 'http://not-a-comment.test//x']);
   const broken = put(path.join(tempDir(t), '.vscode', 'mcp.json'), `{\n  // fine\n  "servers": {\n    "a": { "command": "x", "env": { "K": "${CANARY}" } }\n    "b": {}\n  }\n}\n`);
   assert.throws(() => loadToolSourceConfig({ config: broken }), (error: unknown) => {
