@@ -5,6 +5,7 @@
 // plugin's documentation; each test names the part it proves.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -281,5 +282,19 @@ describe('beyond Kestrel\'s limits (off by default)', () => {
     assert.equal(echo.permission, 'auto');
     assert.deepEqual(await echo.execute({ message: 'over http' }), { content: 'Echo: over http', isError: false });
     assert.ok(mcp.agentTools().some((tool) => tool.name === 'mcp__remote__read_resource'));
+  });
+});
+
+describe('C4 through the CLI', () => {
+  test('C4/U1: tools --config on a Kestrel config file lists its servers\' tools and reports a skipped server with the reason', (t) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-kestrel-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'kestrel.config.json');
+    const example = path.join(process.cwd(), 'examples', 'echo-server.mjs');
+    writeFileSync(file, `{\n  // comments are fine\n  "plugins": {"config": {"@kestrel/plugin-mcp": {"servers": {\n    "example": {"command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(example)}]},\n    "both": {"command": "x", "url": "http://127.0.0.1:1/mcp"}\n  }}}}\n}\n`);
+    const run = spawnSync(process.execPath, ['bin/mcpwire.js', 'tools', '--config', file], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stdout, /^example \(2 tools\)$/m);
+    assert.match(run.stderr, /^both: .*skipped: sets both "command" and "url"/m);
   });
 });

@@ -42,6 +42,9 @@ Usage:
   mcpwire doctor [CONFIG OPTIONS] [--json] [--verbose]
                                                 check the config, its secrets and every server; warn of secret-looking
                                                 host variables a stdio server would inherit; exit 1 listing the problems
+  mcpwire config sources [--json]               list the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code,
+                                                Windsurf and Codex in this project and for this user: found or not, servers
+  mcpwire config show [CONFIG OPTIONS] [--json] print the config's servers as mcpwire reads them, secret values as ***
   mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
                                                 replay transcripts against the client (exit 0 only if all pass)
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
@@ -51,12 +54,17 @@ Usage:
     lines, invalid messages, transport fallbacks) and the cause of a failure; configured env and header
     values are replaced by [redacted].
 --help (-h) after any command prints this text.
-CONFIG OPTIONS: --config FILE, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
+CONFIG OPTIONS: --config FILE|CLIENT, else $MCPWIRE_CONFIG, else ./mcpwire.json, else the bundled example.
+    CLIENT is claude, claude-code, claude-desktop, cursor, vscode, windsurf or codex: that client's project
+    file, else its user file (see config sources; write ./cursor for a file named cursor).
     A YAML file with a top-level mcp: block is a kaged project: project.local.yaml, local.toml and
     config.toml beside it are read too (--project-local, --local, --daemon-config FILE name others).
-    Otherwise: {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+    A .toml file is Codex's config.toml ([mcp_servers.NAME]).
+    Otherwise JSON (comments and trailing commas allowed), as Claude, Cursor, Windsurf and VS Code write it:
+    {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}} (VS Code: "servers")
     or, for a remote server: {"NAME": {"url": "https://...", "type": "http" | "sse", "headers": {...}}}
         (no "type": Streamable HTTP, then legacy SSE if the server refuses it)
+    \${VAR}, \${VAR:-default} and \${env:VAR} in values are read from the environment; unset without a default is an error.
 Exit status: 0 ok, 1 tool error or failed case, 2 usage, 3 config, 4 closed, 5 timeout, 6 protocol, 7 server error;
     130 / 143 after SIGINT / SIGTERM (the servers are closed first).
 `;
@@ -100,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
       return servers(rest);
     case 'doctor':
       return doctor(rest);
+    case 'config':
+      return configCommand(rest);
     // Loaded on demand: the conformance runner is a large graph that demo, tools and call never use.
     case 'conformance':
       return (await import('./conformance/command.js')).runConformanceCommand(rest);
@@ -416,6 +426,36 @@ async function doctor(args: string[]): Promise<number> {
     process.stdout.write(problems.length === 0 ? 'no problems found\n' : `${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
   }
   return problems.length === 0 ? 0 : 1;
+}
+
+/** `config sources` and `config show` (C5): the client configs on this machine, and what mcpwire reads from one. */
+async function configCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args);
+  const [what, ...extra] = positionals;
+  if (extra.length > 0 || (what !== 'sources' && what !== 'show')) throw new UsageError('config takes "sources" or "show", e.g. mcpwire config show --config .vscode/mcp.json');
+  if (what === 'sources') {
+    // Loaded on demand: counting servers reads TOML, and the parsers load only when a config is read.
+    const { findConfigSources } = await import('./toolsource/config/client-locations.js');
+    const sources = findConfigSources();
+    if (values.json) process.stdout.write(`${JSON.stringify(sources, null, 2)}\n`);
+    else {
+      for (const s of sources) {
+        const state = !s.found ? 'not found' : s.error !== undefined ? `unreadable: ${s.error}` : `${s.servers} server${s.servers === 1 ? '' : 's'}`;
+        process.stdout.write(`${s.client.padEnd(15)} ${s.scope.padEnd(8)} ${s.path}  ${state}\n`);
+      }
+    }
+    return 0;
+  }
+  const config = await loadToolSourceConfig({
+    config: configPath(values),
+    ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
+    ...(values.local !== undefined ? { local: values.local } : {}),
+    ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
+  });
+  const { formatShownConfig, showConfig } = await import('./toolsource/config/show.js');
+  const shown = showConfig(config);
+  process.stdout.write(values.json ? `${JSON.stringify(shown, null, 2)}\n` : formatShownConfig(shown));
+  return 0;
 }
 
 function timeoutOption(text: string | undefined): number | undefined {

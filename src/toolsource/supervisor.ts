@@ -193,6 +193,13 @@ export class ServerSupervisor {
   // --- lifecycle -------------------------------------------------------------------
 
   private start(): Promise<McpClient> {
+    // A server declared in a form this version cannot start never will: no retries, failed with the reason.
+    if (this.server.unsupported) {
+      this.lastError = this.server.unsupported;
+      this.reason = this.server.unsupported;
+      this.setState('failed');
+      return Promise.reject(this.unavailable());
+    }
     this.setState('starting');
     this.starting = this.connectAndDiscover().then(
       (client) => {
@@ -217,7 +224,6 @@ export class ServerSupervisor {
   }
 
   private async connectAndDiscover(): Promise<McpClient> {
-    if (this.server.unsupported) throw new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(this.server.unsupported) });
     const connectServer = this.options.connectServer ?? ((server, options, signal) => connect(server.params, options, { signal }));
     const abort = new AbortController();
     this.startAbort = abort;

@@ -12,7 +12,7 @@ import { loadToolSourceConfig } from './load.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/kaged-host/', import.meta.url));
 const ACCEPTED =
-  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml) or an mcpServers JSON ({"mcpServers": {...}} or {"servers": {...}})';
+  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml), an MCP client\'s JSON ({"mcpServers": {...}} or {"servers": {...}}) or Codex\'s config.toml ([mcp_servers.NAME])';
 
 function withFile(t: { after(fn: () => void): void }, name: string, text: string): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpwire-load-')));
@@ -54,29 +54,33 @@ test('C1 (ADR-0043 §1-§7): examples/kaged-host loads: three local servers, a d
   }
 });
 
-test('C5: an mcpServers JSON is wrapped: all tools enabled, no agents, default cap and timeout, root = its folder', (t) => {
-  const file = withFile(t, 'mcp.json', JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['s.js'] }, web: { url: 'https://a.example/mcp', type: 'http' } } }));
-  const config = loadToolSourceConfig({ config: file, env: { TOKEN: 't' } });
+test('C5: an mcpServers JSON is wrapped: all tools enabled, no agents, default cap and timeout, root = its folder; ${VAR} resolved at load and kept as a secret', (t) => {
+  const file = withFile(t, 'mcp.json', JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['s.js'] }, web: { url: 'https://a.example/mcp', type: 'http', headers: { Authorization: 'Bearer ${TOKEN}' } } } }));
+  const config = loadToolSourceConfig({ config: file, env: { TOKEN: 'token-from-env' } });
   assert.deepEqual(config, {
     file,
     format: 'mcp-servers',
     projectRoot: path.dirname(file),
     servers: [
       { key: 'fs', params: { transport: 'stdio', command: 'node', args: ['s.js'], env: {}, server: 'fs' }, tools: { enabled: true, allow: undefined, deny: [] }, disabled: false, timeoutMs: undefined, unsupported: undefined },
-      { key: 'web', params: { transport: 'streamable-http', url: 'https://a.example/mcp', headers: {}, server: 'web', env: { TOKEN: 't' } }, tools: { enabled: true, allow: undefined, deny: [] }, disabled: false, timeoutMs: undefined, unsupported: undefined },
+      { key: 'web', params: { transport: 'streamable-http', url: 'https://a.example/mcp', headers: { Authorization: 'Bearer token-from-env' }, server: 'web' }, tools: { enabled: true, allow: undefined, deny: [] }, disabled: false, timeoutMs: undefined, unsupported: undefined },
     ],
     resultCapBytes: 65_536,
     defaultTimeoutMs: 30_000,
     agents: {},
-    secrets: [],
+    secrets: ['token-from-env', 'Bearer token-from-env'],
   });
 });
 
-test('C1, C5: detection by content: a .conf with a top-level mcp: mapping is kaged; one with "servers" is mcpServers', (t) => {
+test('C1, C5: detection by content: a .conf with a top-level mcp: mapping is kaged; one with "servers" is VS Code\'s, with "mcpServers" the common JSON', (t) => {
   const yaml = withFile(t, 'project.conf', 'mcp:\n  a1:\n    transport: stdio\n    command: [x]\n');
   assert.equal(loadToolSourceConfig({ config: yaml }).format, 'kaged');
-  const json = withFile(t, 'mcp.conf', '{"servers": {"a": {"command": "x"}}}');
+  const vscode = withFile(t, 'mcp.conf', '{"servers": {"a": {"command": "x"}}}');
+  assert.equal(loadToolSourceConfig({ config: vscode }).format, 'vscode');
+  const json = withFile(t, 'other.conf', '{"mcpServers": {"a": {"command": "x"}}} // a comment');
   assert.equal(loadToolSourceConfig({ config: json }).format, 'mcp-servers');
+  const kagedJson = withFile(t, 'kaged.json', '{"mcp": {"servers": {"transport": "stdio", "command": ["x"]}}}');
+  assert.equal(loadToolSourceConfig({ config: kagedJson }).format, 'kaged', 'a kaged server keyed "servers" is not VS Code settings');
 });
 
 test('C1, C5: an unrecognised file says which formats are accepted', (t) => {
@@ -89,10 +93,10 @@ test('C1, C5: an unrecognised file says which formats are accepted', (t) => {
 
 test('C5: a broken .json is reported by the mcpServers reader; kaged-only options are refused for it', (t) => {
   const broken = withFile(t, 'broken.json', '{not json');
-  assert.throws(() => loadToolSourceConfig({ config: broken }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`${broken}: not valid JSON`));
+  assert.throws(() => loadToolSourceConfig({ config: broken }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`${broken}:1:2: not valid JSON`));
   const file = withFile(t, 'mcp.json', '{"mcpServers": {}}');
   assert.throws(
     () => loadToolSourceConfig({ config: file, local: 'local.toml' }),
-    (e: Error) => e instanceof ConfigError && e.message === `${file}: the option local applies to a kaged project only; this file is an mcpServers JSON`,
+    (e: Error) => e instanceof ConfigError && e.message === `${file}: the option local applies to a kaged project only; this file is an MCP client\'s JSON`,
   );
 });

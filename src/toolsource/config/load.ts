@@ -1,62 +1,93 @@
 // One entry point for a tool source's config file: tells a kaged project
-// (C1) from an mcpServers JSON (C5) and hands back the one ToolSourceConfig
-// shape either way. Does NOT read the Kestrel plugin config (C4).
+// (C1) from the configs of MCP clients (C5: mcpServers JSON, VS Code's
+// servers, Codex's TOML), takes a client's name for its file, and hands back
+// the one ToolSourceConfig shape. Does NOT read the Kestrel plugin config (C4).
 
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { isClientName, resolveClientConfig } from './client-locations.js';
+import { readCodexToml } from './codex-toml.js';
+import { JsoncSyntaxError, parseJsonc } from './jsonc.js';
 import { loadKagedProject, type KagedProjectOptions } from './kaged.js';
-import { loadMcpServersJson } from './mcp-servers-json.js';
+import { findServerBlocks, readClientJson } from './mcp-servers-json.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type ToolSourceConfig } from './types.js';
+import { workspaceOf } from './workspace.js';
 import { parseYaml } from './yaml-source.js';
+import { loadKestrelConfigFile, pluginBlock } from '../kestrel/config.js';
 
 export interface LoadToolSourceOptions extends Omit<KagedProjectOptions, 'project'> {
   /**
-   * The config file. `.yaml` / `.yml`, or any file whose document has a
-   * top-level `mcp:` mapping, is a kaged project; a JSON document with
-   * `mcpServers` or `servers` is an mcpServers config.
+   * The config file, or a client's name (`claude`, `claude-code`,
+   * `claude-desktop`, `cursor`, `vscode`, `windsurf`, `codex`: its project
+   * file, else its user file; write `./cursor` for a file of that name).
+   * `.yaml` / `.yml`, or any file whose document has a top-level `mcp:`
+   * mapping, is a kaged project; `.toml` is Codex's config.toml; a JSON
+   * document (comments and trailing commas allowed) with `mcpServers` or
+   * `servers` is a client's config.
    */
   config: string;
+  /** `${userHome}`, and where client files are looked for. Default: the user's home folder. */
+  home?: string;
+  /** The project being worked on: where project-level client files are looked for, `${workspaceFolder}` of user-level files. Default: the current folder. */
+  projectDir?: string;
 }
 
 const ACCEPTED =
-  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml) or an mcpServers JSON ({"mcpServers": {...}} or {"servers": {...}})';
+  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml), an MCP client\'s JSON ({"mcpServers": {...}} or {"servers": {...}}), a Kestrel config ({"plugins": {"config": {"@kestrel/plugin-mcp": {...}}}}) or Codex\'s config.toml ([mcp_servers.NAME])';
 
-/** Loads either format. Throws ConfigError for an unreadable or unrecognised file, and whatever the format's reader throws. */
+type Format = ToolSourceConfig['format'];
+
+/** Loads any of the formats. Throws ConfigError for an unreadable or unrecognised file, and whatever the format's reader throws. */
 export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSourceConfig {
-  const { config: file, ...rest } = options;
-  const format = detect(file);
+  const { config, home = os.homedir(), projectDir = process.cwd(), ...rest } = options;
+  const file = isClientName(config) ? resolveClientConfig(config, { home, project: projectDir, ...(rest.env ? { env: rest.env } : {}) }) : config;
+  const format = detect(file, projectDir);
   if (format === 'kaged') return loadKagedProject({ project: file, ...rest });
+  // Kestrel's plugin config: its servers, as the tool source runs them (approvals and sampling are the Kestrel layer's).
+  // A server Kestrel would skip stays in the list, marked with why, so that tools and doctor say so.
+  if (format === 'kestrel') {
+    const kestrel = loadKestrelConfigFile(file);
+    const skipped = kestrel.skipped.map(({ server, reason }) => ({
+      key: server,
+      params: { transport: 'stdio' as const, command: [server], server },
+      tools: { enabled: true, allow: undefined, deny: [] },
+      disabled: false,
+      timeoutMs: undefined,
+      unsupported: `skipped: ${reason}`,
+    }));
+    return { ...kestrel.source, servers: [...kestrel.source.servers, ...skipped] };
+  }
 
-  // The overlay, local.toml and config.toml are kaged's; given for an mcpServers file they would do nothing, silently.
+  // The overlay, local.toml and config.toml are kaged's; given for another format they would do nothing, silently.
   const kagedOnly = (['projectLocal', 'local', 'daemonConfig'] as const).filter((name) => rest[name] !== undefined);
   if (kagedOnly.length > 0) {
     const which = kagedOnly.length === 1 ? `the option ${kagedOnly[0]} applies` : `the options ${kagedOnly.join(', ')} apply`;
-    throw new ConfigError(file, [], `${which} to a kaged project only; this file is an mcpServers JSON`);
+    throw new ConfigError(file, [], `${which} to a kaged project only; this file is ${format === 'codex' ? "Codex's config.toml" : 'an MCP client\'s JSON'}`);
   }
-  const servers = loadMcpServersJson(file).map(({ name, ...params }) => ({
-    key: name,
-    params: params.transport !== 'stdio' && rest.env ? { ...params, env: rest.env } : params,
-    tools: { enabled: true, allow: undefined, deny: [] },
-    disabled: false,
-    timeoutMs: undefined,
-    unsupported: undefined,
-  }));
+  const env = rest.env ?? process.env;
+  const read =
+    format === 'codex'
+      ? { format, ...readCodexToml(file, { env, workspaceFolder: workspaceOf(file, { home, project: projectDir, userDirs: env.CODEX_HOME ? [env.CODEX_HOME] : [] }) }) }
+      : readClientJson(file, { env, home, project: projectDir });
   return {
     file: path.resolve(file),
-    format: 'mcp-servers',
-    projectRoot: path.dirname(path.resolve(file)),
-    servers,
+    format: read.format,
+    projectRoot: 'workspaceFolder' in read ? read.workspaceFolder : path.dirname(path.resolve(file)),
+    servers: read.servers,
     resultCapBytes: DEFAULT_RESULT_CAP_BYTES,
     defaultTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
     agents: {},
-    secrets: [],
+    secrets: read.secrets,
   };
 }
 
-function detect(file: string): 'kaged' | 'mcp-servers' {
+function detect(file: string, projectDir: string): Format {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') return 'kaged';
+  // Codex's file is always config.toml; its reader says when the [mcp_servers] table is missing.
+  if (ext === '.toml') return 'codex';
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -65,12 +96,15 @@ function detect(file: string): 'kaged' | 'mcp-servers' {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
-    // A .json file that does not parse is a broken mcpServers file: its reader says where.
+    json = parseJsonc(text).value;
+  } catch (error) {
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    // A .json file that does not parse is a broken client config: its reader says where.
     if (ext === '.json') return 'mcp-servers';
   }
-  if (isMapping(json) && ('mcpServers' in json || 'servers' in json)) return 'mcp-servers';
+  if (pluginBlock(json) !== undefined) return 'kestrel';
+  const blocks = findServerBlocks(json, projectDir);
+  if (blocks) return blocks.format;
   if (json === undefined) {
     let doc: unknown;
     try {

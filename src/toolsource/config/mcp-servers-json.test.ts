@@ -23,7 +23,7 @@ test('C5: stdio entries keep command, args and env; cwd resolves against the fil
   ]);
 });
 
-test('C5: remote entries: no type → Streamable HTTP with fallback to legacy SSE, "http" → Streamable HTTP only, "sse" → legacy SSE, headers kept', (t) => {
+test('C5: remote entries: no type → Streamable HTTP with fallback to legacy SSE, "http" → Streamable HTTP only, "sse" → legacy SSE, headers interpolated', (t) => {
   const file = withFile(t, {
     mcpServers: {
       modern: { url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
@@ -31,9 +31,9 @@ test('C5: remote entries: no type → Streamable HTTP with fallback to legacy SS
       vscode: { url: 'http://127.0.0.1:9/mcp', type: 'http' },
     },
   });
-  const byName = Object.fromEntries(loadMcpServersJson(file).map((s) => [s.name, s]));
+  const byName = Object.fromEntries(loadMcpServersJson(file, { env: { TOKEN: 'sk-canary-77aa' } }).map((s) => [s.name, s]));
   assert.equal(byName.modern!.transport, 'streamable-http');
-  assert.deepEqual((byName.modern as { headers?: unknown }).headers, { Authorization: 'Bearer ${TOKEN}' });
+  assert.deepEqual((byName.modern as { headers?: unknown }).headers, { Authorization: 'Bearer sk-canary-77aa' });
   assert.equal(byName.legacy!.transport, 'sse');
   assert.equal(byName.vscode!.transport, 'streamable-http');
   const fallback = (name: string) => (byName[name] as { fallbackToSse?: boolean }).fallbackToSse;
@@ -48,7 +48,7 @@ test('C5: VS Code\'s top-level "servers" key is read like mcpServers', (t) => {
 
 test('C5: errors name the file and the path of what is wrong', (t) => {
   const cases: [unknown, string][] = [
-    ['{not json', 'not valid JSON'],
+    ['{not json', ':1:2: not valid JSON'],
     [{ other: {} }, 'mcpServers'],
     [{ mcpServers: { both: { command: 'x', url: 'http://a/' } } }, 'mcpServers.both: expected exactly one of'],
     [{ mcpServers: { neither: {} } }, 'mcpServers.neither: expected exactly one of'],

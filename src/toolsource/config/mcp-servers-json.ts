@@ -1,78 +1,211 @@
-// Reads the `mcpServers` JSON that MCP hosts commonly use (SPEC C5): Claude
-// Desktop style stdio entries ({command, args, env, cwd}) and Cursor / VS
-// Code style remote entries ({url, headers, type: "sse" | "http"}), checked
-// by hand: the format is small and reading it must not load a schema library.
+// Reads the JSON MCP configs of the common clients (SPEC C5) into servers for
+// the tool source: `mcpServers` (Claude Desktop, Claude Code's .mcp.json and
+// ~/.claude.json, Cursor, Windsurf with `serverUrl`), VS Code's `servers`
+// (mcp.json, or the `mcp` key of settings.json). Checked by hand: the forms are
+// small and reading them must not load a schema library. Keys a client adds
+// for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
 
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
-import type { ServerParams } from '../../client/connect.js';
+import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
+import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
+import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import type { SourceServer } from './types.js';
+import { workspaceOf } from './workspace.js';
 
 export type ServerConfig = ServerParams & { name: string };
 
-/**
- * Loads `{"mcpServers": {NAME: {...}}}` (a top-level `servers` key, as in
- * VS Code's mcp.json, is read the same way). `cwd` is resolved against the
- * config file's folder, so a config can sit beside the servers it names. A
- * remote entry without `type` uses Streamable HTTP, falling back to legacy SSE
- * when the server refuses it with a 4xx (see connect()). Throws ConfigError
- * naming the file and the path.
- */
-export function loadMcpServersJson(file: string): ServerConfig[] {
+export interface ClientJsonOptions {
+  /** Where `${VAR}` and `${env:VAR}` are looked up. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `${userHome}`. Default: the user's home folder. */
+  home?: string;
+  /**
+   * The project being worked on: `${workspaceFolder}` of a user-level file, and
+   * which `projects` entry of Claude Code's ~/.claude.json applies. Default: the current folder.
+   */
+  project?: string;
+}
+
+export interface ClientJsonConfig {
+  /** `vscode` for the `servers` form, `mcp-servers` for every `mcpServers` one. */
+  format: 'mcp-servers' | 'vscode';
+  /** The folder `cwd` and `${workspaceFolder}` are relative to. */
+  workspaceFolder: string;
+  servers: SourceServer[];
+  /** Values taken from the environment, and the values of credential-named headers and variables. */
+  secrets: string[];
+}
+
+/** Where a document keeps its servers: one or more objects of NAME → entry, later ones overriding earlier ones. */
+interface ServerBlocks {
+  format: 'mcp-servers' | 'vscode';
+  blocks: { at: KeyPath; servers: Record<string, unknown> }[];
+}
+
+/** Reads `file` as JSON with comments; a syntax error is a ConfigError with line and column, never quoting the text. */
+export function readJsoncFile(file: string): JsoncDocument {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as Error).message}); pass an existing file with --config`, { cause: error });
+    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass an existing file with --config`, { cause: error });
   }
-  let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    return parseJsonc(text);
   } catch (error) {
-    throw new ConfigError(file, [], `not valid JSON (${(error as Error).message})`, { cause: error });
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw new ConfigError(file, [], `not valid JSON: ${error.reason}`, { line: error.line, column: error.column });
   }
-  const key = isObject(doc) && !('mcpServers' in doc) && 'servers' in doc ? 'servers' : 'mcpServers';
-  const servers = isObject(doc) ? doc[key] : undefined;
-  if (!isObject(servers)) throw new ConfigError(file, [key], 'expected an object mapping server names to {command, args} or {url}');
-  const dir = path.dirname(path.resolve(file));
-  return Object.entries(servers).map(([name, entry]) => readEntry(file, [key, name], name, entry, dir));
 }
 
-function readEntry(file: string, at: string[], name: string, entry: unknown, dir: string): ServerConfig {
-  const fail = (field: string, detail: string) => new ConfigError(file, [...at, field], detail, { server: name });
-  if (!isObject(entry)) throw new ConfigError(file, at, 'expected an object with "command" or "url"', { server: name });
+/**
+ * Finds the server objects of a client's document. ~/.claude.json holds
+ * Claude Code's user servers at the top and each project's own under
+ * `projects["/abs/path"].mcpServers`; the project's win on a name clash, as in
+ * Claude Code. VS Code's settings.json holds them under `mcp.servers`.
+ * Undefined when the document has none of these shapes.
+ */
+export function findServerBlocks(doc: unknown, project: string): ServerBlocks | undefined {
+  if (!isObject(doc)) return undefined;
+  if (isObject(doc.mcpServers) || isObject(doc.projects)) {
+    const blocks: ServerBlocks['blocks'] = [];
+    if (isObject(doc.mcpServers)) blocks.push({ at: ['mcpServers'], servers: doc.mcpServers });
+    const key = path.resolve(project);
+    const own = isObject(doc.projects) && Object.hasOwn(doc.projects, key) ? doc.projects[key] : undefined;
+    if (isObject(own) && isObject(own.mcpServers)) blocks.push({ at: ['projects', key, 'mcpServers'], servers: own.mcpServers });
+    return { format: 'mcp-servers', blocks };
+  }
+  if ('mcpServers' in doc) return { format: 'mcp-servers', blocks: [{ at: ['mcpServers'], servers: doc.mcpServers as Record<string, unknown> }] };
+  if ('servers' in doc) return { format: 'vscode', blocks: [{ at: ['servers'], servers: doc.servers as Record<string, unknown> }] };
+  // A kaged project written as JSON also has `mcp:`, but its entries carry `transport`, and a server named `servers` would too.
+  if (isObject(doc.mcp) && isObject(doc.mcp.servers) && !('transport' in doc.mcp.servers)) return { format: 'vscode', blocks: [{ at: ['mcp', 'servers'], servers: doc.mcp.servers as Record<string, unknown> }] };
+  return undefined;
+}
+
+/** Reads a client's JSON config into servers, interpolating `${…}`. Throws ConfigError naming the file, line:column, key path and server. */
+export function readClientJson(file: string, options: ClientJsonOptions = {}): ClientJsonConfig {
+  const doc = readJsoncFile(file);
+  const home = options.home ?? os.homedir();
+  const project = options.project ?? process.cwd();
+  const found = findServerBlocks(doc.value, project);
+  if (!found) throw new ConfigError(file, [], 'expected {"mcpServers": {NAME: {...}}} or VS Code\'s {"servers": {NAME: {...}}}');
+  const context: InterpolationContext = { env: options.env ?? process.env, userHome: home, workspaceFolder: workspaceOf(file, { home, project }) };
+  const byName = new Map<string, SourceServer>();
+  const secrets: string[] = [];
+  for (const block of found.blocks) {
+    if (!isObject(block.servers)) throw at(file, doc, block.at, 'expected an object mapping server names to {command, args} or {url}');
+    for (const [name, entry] of Object.entries(block.servers)) {
+      byName.delete(name); // an override takes the later position too
+      byName.set(name, readEntry({ file, doc, at: [...block.at, name], name, context, secrets }, entry));
+    }
+  }
+  return { format: found.format, workspaceFolder: context.workspaceFolder, servers: [...byName.values()], secrets: [...new Set(secrets)] };
+}
+
+/**
+ * Loads `{"mcpServers": {NAME: {...}}}` or `{"servers": …}` as connect()
+ * params, one per server (the CLI's demo reads its bundled config this way).
+ * Throws ConfigError naming the file and the path.
+ */
+export function loadMcpServersJson(file: string, options: ClientJsonOptions = {}): ServerConfig[] {
+  return readClientJson(file, options).servers.map((server) => ({ ...server.params, name: server.key }));
+}
+
+function at(file: string, doc: JsoncDocument, keys: KeyPath, detail: string, server?: string): ConfigError {
+  return new ConfigError(file, keys, detail, { ...doc.locate(keys), ...(server !== undefined ? { server } : {}) });
+}
+
+interface EntryContext {
+  file: string;
+  doc: JsoncDocument;
+  at: KeyPath;
+  name: string;
+  context: InterpolationContext;
+  secrets: string[];
+}
+
+function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
+  const { file, doc, name } = ctx;
+  const fail = (field: string | undefined, detail: string) => at(file, doc, field === undefined ? ctx.at : [...ctx.at, field], detail, name);
+  if (!isObject(entry)) throw fail(undefined, 'expected an object with "command" or "url"');
+  if (entry.url !== undefined && entry.serverUrl !== undefined) throw fail('serverUrl', 'give "url" or Windsurf\'s "serverUrl", not both');
+  const urlField = entry.serverUrl !== undefined ? 'serverUrl' : 'url';
   const hasCommand = entry.command !== undefined;
-  const hasUrl = entry.url !== undefined;
-  if (hasCommand === hasUrl) throw new ConfigError(file, at, 'expected exactly one of "command" (a local server) or "url" (a remote one)', { server: name });
+  const hasUrl = entry[urlField] !== undefined;
+  if (hasCommand === hasUrl) throw fail(undefined, 'expected exactly one of "command" (a local server) or "url" (a remote one)');
   const type = entry.type;
   if (type !== undefined && typeof type !== 'string') throw fail('type', 'expected "stdio", "sse" or "http"');
+  if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean') throw fail('disabled', 'expected true or false');
+  const deny = entry.disabledTools ?? [];
+  if (!isStringArray(deny)) throw fail('disabledTools', 'expected an array of tool names');
 
+  let unsupported: string | undefined;
+  /** The value with `${…}` resolved; an unset variable is an error, an editor-only variable makes the server unsupported. */
+  const resolve = (raw: string, keys: KeyPath, secret: boolean): string => {
+    const result = interpolate(raw, ctx.context);
+    if (result.ok) {
+      ctx.secrets.push(...result.fromEnv);
+      if (secret && result.value !== '') ctx.secrets.push(result.value);
+      return result.value;
+    }
+    if (result.why === 'unset') throw at(file, doc, [...ctx.at, ...keys], describeInterpolation(result), name);
+    unsupported ??= `server "${name}": ${describeInterpolation(result)}`;
+    return raw;
+  };
+  const strings = (field: string, secretName: (key: string) => boolean): Record<string, string> => {
+    const value = entry[field] ?? {};
+    if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail(field, 'expected an object of strings');
+    return Object.fromEntries(Object.entries(value as Record<string, string>).map(([key, raw]) => [key, resolve(raw, [field, key], secretName(key))]));
+  };
+
+  let params: ServerParams;
   if (hasUrl) {
-    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw fail('url', 'expected an absolute http(s) URL');
-    const url = new URL(entry.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('url', `expected http: or https:, got ${url.protocol}`);
-    const headers = strings(entry.headers ?? {}, () => fail('headers', 'expected an object of strings'));
+    const raw = entry[urlField];
+    if (typeof raw !== 'string') throw fail(urlField, 'expected an absolute http(s) URL');
+    const url = resolve(raw, [urlField], false);
+    if (unsupported === undefined) {
+      if (!URL.canParse(url)) throw fail(urlField, 'expected an absolute http(s) URL');
+      const protocol = new URL(url).protocol;
+      if (protocol !== 'http:' && protocol !== 'https:') throw fail(urlField, `expected http: or https:, got ${protocol}`);
+    }
+    const headers = strings('headers', isSecretHeader);
     const transport = type === 'sse' ? 'sse' : type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : undefined;
     if (!transport) throw fail('type', `"${type}" is not a remote transport; expected "sse" or "http"`);
     // No type: Streamable HTTP first, then legacy SSE if the server refuses it (connect()), as the
     // MCP spec advises for a URL that may be either; many older configs list an SSE endpoint this way.
-    if (transport === 'streamable-http' && type === undefined) return { name, transport, fallbackToSse: true, url: entry.url, headers, server: name };
-    return { name, transport, url: entry.url, headers, server: name };
+    params =
+      transport === 'sse'
+        ? { transport, url, headers, server: name }
+        : { transport, url, headers, server: name, ...(type === undefined ? { fallbackToSse: true } : {}) };
+  } else {
+    if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
+    if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
+    const args = entry.args ?? [];
+    if (!isStringArray(args)) throw fail('args', 'expected an array of strings');
+    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
+    const command = resolve(entry.command, ['command'], false);
+    const resolvedArgs = args.map((arg, index) => resolve(arg, ['args', index], false));
+    const env = strings('env', isSecretVariable);
+    params = { transport: 'stdio', command, args: resolvedArgs, env, server: name };
+    if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.context.workspaceFolder, resolve(entry.cwd, ['cwd'], false));
   }
-
-  if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
-  if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
-  const args = entry.args ?? [];
-  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw fail('args', 'expected an array of strings');
-  const env = strings(entry.env ?? {}, () => fail('env', 'expected an object of strings'));
-  if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
-  const config: ServerConfig = { name, transport: 'stdio', command: entry.command, args, env, server: name };
-  if (typeof entry.cwd === 'string') config.cwd = path.resolve(dir, entry.cwd);
-  return config;
+  // VS Code's envFile names a dotenv file the editor loads into env; reading it silently wrong would be worse than saying so.
+  if (entry.envFile !== undefined) unsupported ??= `server "${name}": "envFile" is not read by mcpwire; put the variables in "env" (with \${env:VAR} for secrets)`;
+  return {
+    key: name,
+    params,
+    tools: { enabled: true, allow: undefined, deny },
+    disabled: entry.disabled === true,
+    timeoutMs: undefined,
+    unsupported,
+  };
 }
 
-function strings(value: unknown, fail: () => ConfigError): Record<string, string> {
-  if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail();
-  return value as Record<string, string>;
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }

@@ -1,7 +1,7 @@
 // What every config reader produces for the tool source: the servers to
 // supervise with everything resolved (secrets in, paths checked), the
 // filters, the per-agent rules, and the two daemon-wide knobs. Readers of
-// other formats (kaged project YAML, mcpServers JSON, Kestrel JSON) all
+// other formats (kaged project YAML, the JSON and TOML of MCP clients, Kestrel JSON) all
 // produce this one shape, so naming, truncation and supervision have one
 // implementation.
 
@@ -40,7 +40,7 @@ export type AgentToolRules = readonly (readonly [pattern: string, rule: { enable
 export interface ToolSourceConfig {
   /** The file the config came from (the project file for kaged). */
   file: string;
-  format: 'kaged' | 'mcp-servers' | 'kestrel';
+  format: 'kaged' | 'mcp-servers' | 'vscode' | 'codex' | 'kestrel';
   /** The folder paths in the config are relative to (the project file's folder). */
   projectRoot: string;
   servers: readonly SourceServer[];

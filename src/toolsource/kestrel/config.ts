@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
+import { parseJsonc } from '../config/jsonc.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
@@ -43,7 +44,7 @@ export const DEFAULT_SAMPLING: KestrelSamplingConfig = { enabled: false, model: 
 export function loadKestrelConfigFile(file: string): KestrelConfig {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = parseJsonc(readFileSync(file, 'utf8')).value;
   } catch (error) {
     throw new ConfigError(file, [], `cannot read it as JSON (${(error as Error).message})`, { cause: error });
   }

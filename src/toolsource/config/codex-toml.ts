@@ -1,0 +1,133 @@
+// Reads Codex's config.toml `[mcp_servers.<name>]` tables (C5) into servers
+// for the tool source. Only that table is read; the rest of the file is
+// Codex's own. Values are taken literally, as Codex takes them: it has no
+// `${VAR}` syntax, its environment references are the `*_env_var` and
+// `env_http_headers` keys, which are resolved here.
+
+import path from 'node:path';
+import type { ServerParams } from '../../client/connect.js';
+import { ConfigError } from '../../errors.js';
+import { isObject } from '../../jsonrpc/message.js';
+import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { readTomlFile, type TomlSource } from './toml-source.js';
+import type { SourceServer } from './types.js';
+import type { KeyPath } from './yaml-source.js';
+
+export interface CodexOptions {
+  /** Where `bearer_token_env_var` and `env_http_headers` are looked up. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The folder a relative `cwd` is taken against. */
+  workspaceFolder: string;
+}
+
+export interface CodexConfig {
+  servers: SourceServer[];
+  /** The bearer token, values taken from the environment, and values of credential-named headers and variables. */
+  secrets: string[];
+}
+
+/** True when a parsed TOML document has Codex's `mcp_servers` table. */
+export function isCodexDocument(value: unknown): boolean {
+  return isObject(value) && isObject(value.mcp_servers);
+}
+
+/**
+ * Reads `[mcp_servers.<name>]`: `command`, `args`, `env`, `cwd` | `url`,
+ * `bearer_token_env_var`, `http_headers`, `env_http_headers`; `enabled`,
+ * `enabled_tools` / `disabled_tools` (exact tool names), `startup_timeout_sec`
+ * (or the older `startup_timeout_ms`), `tool_timeout_sec`. A syntax error
+ * gives line and column only: the file may hold tokens. Throws ConfigError.
+ */
+export function readCodexToml(file: string, options: CodexOptions): CodexConfig {
+  // config.toml may hold literal tokens in http_headers or env: never quote its lines.
+  const source = readTomlFile(file, { quoteLines: false });
+  const servers = source.value.mcp_servers;
+  if (!isObject(servers)) throw new ConfigError(file, ['mcp_servers'], 'expected [mcp_servers.<name>] tables (Codex config.toml)');
+  const secrets: string[] = [];
+  const list = Object.entries(servers).map(([name, entry]) => readEntry({ source, name, options, secrets }, entry));
+  return { servers: list, secrets: [...new Set(secrets.filter((s) => s !== ''))] };
+}
+
+interface EntryContext {
+  source: TomlSource;
+  name: string;
+  options: CodexOptions;
+  secrets: string[];
+}
+
+function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
+  const { source, name } = ctx;
+  const env = ctx.options.env ?? process.env;
+  const at: KeyPath = ['mcp_servers', name];
+  const fail = (field: string | undefined, detail: string) => {
+    const keys = field === undefined ? at : [...at, field];
+    return new ConfigError(source.file, keys, detail, { ...source.locate(keys), server: name });
+  };
+  if (!isObject(entry)) throw fail(undefined, 'expected a table with "command" or "url"');
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (hasCommand === hasUrl) throw fail(undefined, 'expected exactly one of "command" (a local server) or "url" (a remote one)');
+
+  const strings = (field: string): Record<string, string> => {
+    const value = entry[field] ?? {};
+    if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail(field, 'expected a table of strings');
+    return value as Record<string, string>;
+  };
+  const names = (field: string): string[] | undefined => {
+    const value = entry[field];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw fail(field, 'expected an array of tool names');
+    return value as string[];
+  };
+  const seconds = (field: string, unitMs: number): number | undefined => {
+    const value = entry[field];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw fail(field, 'expected a positive number');
+    return Math.round(value * unitMs);
+  };
+  const fromEnv = (variable: string, keys: KeyPath, what: string): string => {
+    const value = env[variable];
+    if (value === undefined || value === '') throw fail(keys.join('.'), `the environment variable ${variable} (${what}) is not set or empty`);
+    ctx.secrets.push(value);
+    return value;
+  };
+
+  let params: ServerParams;
+  if (hasUrl) {
+    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw fail('url', 'expected an absolute http(s) URL');
+    const protocol = new URL(entry.url).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') throw fail('url', `expected http: or https:, got ${protocol}`);
+    const headers: Record<string, string> = { ...strings('http_headers') };
+    for (const [header, value] of Object.entries(headers)) if (isSecretHeader(header)) ctx.secrets.push(value);
+    for (const [header, variable] of Object.entries(strings('env_http_headers'))) headers[header] = fromEnv(variable, ['env_http_headers', header], `header ${header}`);
+    // Codex speaks Streamable HTTP to a url; no fallback to legacy SSE is implied.
+    params = { transport: 'streamable-http', url: entry.url, headers, server: name };
+    if (entry.bearer_token_env_var !== undefined) {
+      if (typeof entry.bearer_token_env_var !== 'string') throw fail('bearer_token_env_var', 'expected the name of an environment variable');
+      params.auth = { type: 'bearer', value: fromEnv(entry.bearer_token_env_var, ['bearer_token_env_var'], 'the bearer token') };
+    }
+  } else {
+    if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
+    const args = entry.args ?? [];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw fail('args', 'expected an array of strings');
+    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
+    const envVars = strings('env');
+    for (const [variable, value] of Object.entries(envVars)) if (isSecretVariable(variable)) ctx.secrets.push(value);
+    params = { transport: 'stdio', command: entry.command, args: args as string[], env: envVars, server: name };
+    if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.options.workspaceFolder, entry.cwd);
+  }
+  if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') throw fail('enabled', 'expected true or false');
+  if (entry.startup_timeout_sec !== undefined && entry.startup_timeout_ms !== undefined) throw fail('startup_timeout_ms', 'give startup_timeout_sec or startup_timeout_ms, not both');
+  const startupTimeoutMs = seconds('startup_timeout_sec', 1000) ?? seconds('startup_timeout_ms', 1);
+  const server: SourceServer = {
+    key: name,
+    params,
+    // Codex lists exact tool names; as globs they match only themselves, since MCP tool names (2025-11-25: letters, digits, _ - .) hold no * or ?.
+    tools: { enabled: true, allow: names('enabled_tools'), deny: names('disabled_tools') ?? [] },
+    disabled: entry.enabled === false,
+    timeoutMs: seconds('tool_timeout_sec', 1000),
+    unsupported: undefined,
+  };
+  if (startupTimeoutMs !== undefined) server.startupTimeoutMs = startupTimeoutMs;
+  return server;
+}
