@@ -75,19 +75,25 @@ export function expectFor(op: OpEvent, outcome: Outcome): Expect | undefined {
  * rejects with an Error that says which op could not be recorded.
  */
 export async function driveOps(params: ServerParams, ops: readonly OpEvent[], writer: TranscriptWriter, options: DriveOptions = {}): Promise<Implementation | undefined> {
-  let closedByOp = false;
+  // From the close op on nothing more is recorded: what a server sends while it is being shut down depends on timing alone.
+  let closing = false;
   const tap = new WireTap(createTransport(params), {
     c2s: (message) => {
+      if (closing) return;
       if (message && typeof message === 'object' && 'method' in message && message.method === 'initialize') {
         const version = (message.params as JsonObject | undefined)?.protocolVersion;
         if (typeof version === 'string') writer.setProtocolVersion(version);
       }
       writer.c2s(message);
     },
-    s2c: (value) => writer.s2c(value),
-    s2cNoise: (text) => writer.s2cBytes(Buffer.from(`${text}\n`, 'utf8')),
+    s2c: (value) => {
+      if (!closing) writer.s2c(value);
+    },
+    s2cNoise: (text) => {
+      if (!closing) writer.s2cBytes(Buffer.from(`${text}\n`, 'utf8'));
+    },
     serverGone: () => {
-      if (!closedByOp) writer.s2cClose();
+      if (!closing) writer.s2cClose();
     },
   });
   // No handlers: the client advertises no capability and answers every server request -32601 (W5), as a replay's client does.
@@ -97,7 +103,7 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
     const all = ops.at(-1)?.op === 'close' ? ops : [...ops, { kind: 'op', line: 0, op: 'close' } as OpEvent];
     for (const op of all) {
       const line = writer.op(opLine(op));
-      if (op.op === 'close') closedByOp = true;
+      if (op.op === 'close') closing = true;
       const outcome = await runOp(client, op);
       if (op.expect !== undefined) {
         const difference = checkOutcome(op, outcome);
