@@ -109,9 +109,11 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand: the conformance runner is a large graph that demo, tools and call never use.
     case 'conformance':
       return (await import('./conformance/command.js')).runConformanceCommand(rest);
-    // Loaded on demand like the runner, which it uses.
-    case 'record':
-      return (await import('./recorder/command.js')).runRecord(parseRecordArgs(rest));
+    // Loaded on demand like the runner, which it uses; after its options are checked, so a usage error loads nothing.
+    case 'record': {
+      const options = parseRecordArgs(rest);
+      return (await import('./recorder/command.js')).runRecord(options);
+    }
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
     case 'bench': {

@@ -162,8 +162,13 @@ export class OpInference {
       return;
     }
     const { nextCursor: _cursor, ...page } = result;
-    const items = Array.isArray(page[key]) ? page[key] : [];
     const previous = isObject(entry.line.expect) && isObject(entry.line.expect.result) ? entry.line.expect.result : undefined;
+    if (!Array.isArray(page[key]) || (previous && !Array.isArray(previous[key]))) {
+      // Not a list result: kept as the server sent it (a replayed client reports what is wrong with it).
+      entry.line.expect = { result: previous ?? page };
+      return;
+    }
+    const items = page[key];
     // The first page gives the other keys; later pages add their items (TRANSCRIPTS.md: "all pages concatenated").
     entry.line.expect = previous
       ? { result: { ...previous, [key]: [...(previous[key] as unknown[]), ...items] } }
