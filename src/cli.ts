@@ -10,6 +10,7 @@ import type { McpClient } from './client/client.js';
 import { connect } from './client/connect.js';
 import type { CallToolResult } from './client/results.js';
 import { ConfigError, McpClientError, type McpErrorCode } from './errors.js';
+import type { RecordOptions } from './recorder/command.js';
 import type { ServerParams } from './client/connect.js';
 import { loadMcpServersJson, type ServerConfig } from './toolsource/config/mcp-servers-json.js';
 import { secretLookingVariables } from './toolsource/environment.js';
@@ -47,6 +48,11 @@ Usage:
   mcpwire config show [CONFIG OPTIONS] [--json] print the config's servers as mcpwire reads them, secret values as ***
   mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
                                                 replay transcripts against the client (exit 0 only if all pass)
+  mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT]) (--config FILE [--server KEY] | --url URL [--transport sse] | -- CMD ARGS...)
+                                                write a transcript (conformance/RECORDING.md): --ops drives this client through
+                                                a JSON array of ops; --proxy stands between any client and the server and records
+                                                the wire; [--description TEXT] [--timeout MS] [--replace FROM=TO] [--replace-pattern RE=TO]
+                                                [--redact VALUE] [--settle MS]; secrets of the config and auth headers are redacted
   mcpwire conformance-client URL                the client the official MCP conformance suite runs (scenario from $MCP_CONFORMANCE_SCENARIO)
   mcpwire bench [--quick] [--json] [--only NAME] run the benchmarks in bench/ (in a clone of the repository only)
 
@@ -113,6 +119,11 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand: the conformance runner is a large graph that demo, tools and call never use.
     case 'conformance':
       return (await import('./conformance/command.js')).runConformanceCommand(rest);
+    // Loaded on demand like the runner, which it uses; after its options are checked, so a usage error loads nothing.
+    case 'record': {
+      const options = parseRecordArgs(rest);
+      return (await import('./recorder/command.js')).runRecord(options);
+    }
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
     case 'bench': {
@@ -456,6 +467,89 @@ async function configCommand(args: string[]): Promise<number> {
   const shown = showConfig(config);
   process.stdout.write(values.json ? `${JSON.stringify(shown, null, 2)}\n` : formatShownConfig(shown));
   return 0;
+}
+
+/**
+ * `record`'s options. What follows `--` is the server's command line, so the
+ * tokens say where `--` was: a positional before it is a mistake.
+ */
+function parseRecordArgs(args: string[]): RecordOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+      options: {
+        out: { type: 'string', short: 'o' },
+        ops: { type: 'string' },
+        proxy: { type: 'boolean' },
+        listen: { type: 'string' },
+        config: { type: 'string' },
+        server: { type: 'string' },
+        url: { type: 'string' },
+        transport: { type: 'string' },
+        description: { type: 'string' },
+        source: { type: 'string' },
+        timeout: { type: 'string' },
+        settle: { type: 'string' },
+        replace: { type: 'string', multiple: true },
+        'replace-pattern': { type: 'string', multiple: true },
+        redact: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`record: ${(error as Error).message}`);
+  }
+  const { values, tokens } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    throw new HelpShown();
+  }
+  const terminator = tokens.findIndex((token) => token.kind === 'option-terminator');
+  const command = terminator === -1 ? [] : tokens.slice(terminator + 1).map((token) => (token.kind === 'positional' ? token.value : ''));
+  if (parsed.positionals.length > command.length) throw new UsageError(`record: unexpected argument "${parsed.positionals[0]}"; the server's command goes after --`);
+  if (!values.out) throw new UsageError('record needs --out FILE.jsonl (the transcript to write)');
+  if (!values.out.endsWith('.jsonl')) throw new UsageError('record: --out must name a .jsonl file (its name is the case name)');
+  if ((values.ops === undefined) === (values.proxy !== true)) throw new UsageError('record needs exactly one of --ops OPS.json (drive mcpwire\'s client) or --proxy (stand between a client and the server)');
+  const targets = [values.config !== undefined, values.url !== undefined, command.length > 0].filter(Boolean).length;
+  if (targets !== 1) throw new UsageError('record needs exactly one server: --config FILE [--server KEY], --url URL, or -- CMD ARGS...');
+  if (values.transport !== undefined && values.url === undefined) throw new UsageError('record: --transport goes with --url');
+  const transport = values.transport ?? 'streamable-http';
+  if (transport !== 'streamable-http' && transport !== 'sse') throw new UsageError(`record: --transport is streamable-http or sse, got "${transport}"`);
+  let listen: { host: string; port: number } | undefined;
+  if (values.listen !== undefined) {
+    const match = /^(.+):(\d+)$/.exec(values.listen);
+    if (!match || values.proxy !== true) throw new UsageError('record: --listen HOST:PORT (e.g. 127.0.0.1:0) goes with --proxy');
+    listen = { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+  }
+  const pairs = (list: string[] | undefined, pattern: boolean) =>
+    (list ?? []).map((text) => {
+      // Split at the last "=": a path or a pattern may hold one, the placeholder seldom does.
+      const at = text.lastIndexOf('=');
+      if (at <= 0) throw new UsageError(`record: --replace${pattern ? '-pattern' : ''} takes FROM=TO, got "${text}"`);
+      const from = text.slice(0, at);
+      try {
+        return { from: pattern ? new RegExp(from, 'g') : from, to: text.slice(at + 1) };
+      } catch (error) {
+        throw new UsageError(`record: --replace-pattern: ${(error as Error).message}`);
+      }
+    });
+  const settle = values.settle === undefined ? undefined : Number(values.settle);
+  if (settle !== undefined && !(Number.isInteger(settle) && settle >= 0)) throw new UsageError(`record: --settle takes a whole number of milliseconds, got "${values.settle}"`);
+  return {
+    out: values.out,
+    mode: values.ops !== undefined ? { ops: values.ops } : { proxy: true, ...(listen ? { listen } : {}) },
+    target: values.config !== undefined ? { config: values.config, ...(values.server !== undefined ? { server: values.server } : {}) } : values.url !== undefined ? { url: values.url, transport } : { command },
+    ...(values.description !== undefined ? { description: values.description } : {}),
+    ...(values.source !== undefined ? { source: values.source } : {}),
+    ...(values.timeout !== undefined ? { timeoutMs: timeoutOption(values.timeout) } : {}),
+    ...(settle !== undefined ? { settleMs: settle } : {}),
+    replacements: [...pairs(values.replace, false), ...pairs(values['replace-pattern'], true)],
+    redact: values.redact ?? [],
+  };
 }
 
 function timeoutOption(text: string | undefined): number | undefined {

@@ -25,8 +25,9 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/client/', 2],
   ['src/toolsource/', 3],
   ['src/conformance/', 4],
-  ['src/cli.ts', 5],
-  ['src/index.ts', 5],
+  ['src/recorder/', 5],
+  ['src/cli.ts', 6],
+  ['src/index.ts', 6],
 ];
 
 /**
