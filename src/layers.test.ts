@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/toolsource/', 3],
   ['src/conformance/', 4],
   ['src/cli.ts', 5],
+  ['src/cli/', 5],
   ['src/index.ts', 5],
 ];
 
