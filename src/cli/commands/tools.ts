@@ -16,6 +16,8 @@ export async function tools(args: string[]): Promise<number> {
   return withSession('tools', line, async (session) => {
     const { source } = session;
     const failed = await session.start();
+    // One server asked for and down: its failure is the command's, reported like any command's error.
+    if (session.selected().length === 1 && failed.length === 1) await session.startOrThrow(failed[0]!.key);
     const wanted = new Set(session.selected());
     const agent = line.values.agent;
     const list = (agent !== undefined ? await source.tools({ agent }) : source.registered()).filter((d) => wanted.has(d.mcp_server));
