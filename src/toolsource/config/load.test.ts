@@ -12,7 +12,7 @@ import { loadToolSourceConfig } from './load.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/kaged-host/', import.meta.url));
 const ACCEPTED =
-  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml), an MCP client\'s JSON ({"mcpServers": {...}} or {"servers": {...}}) or Codex\'s config.toml ([mcp_servers.NAME])';
+  'expected a kaged project (YAML with a top-level mcp: mapping, usually .yaml or .yml), an MCP client\'s JSON ({"mcpServers": {...}} or {"servers": {...}}), a Kestrel config ({"plugins": {"config": {"@kestrel/plugin-mcp": {...}}}}) or Codex\'s config.toml ([mcp_servers.NAME])';
 
 function withFile(t: { after(fn: () => void): void }, name: string, text: string): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpwire-load-')));
