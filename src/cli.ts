@@ -74,9 +74,12 @@ main(process.argv.slice(2)).then(
     const { line, detail } = errorLines(error);
     err(`mcpwire: ${line}\n`);
     for (const text of detail) err(`  ${text}\n`);
-    const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+    // Flags after `--` are the server command's, not ours.
+    const split = process.argv.indexOf('--');
+    const own = split === -1 ? process.argv : process.argv.slice(0, split);
+    const verbose = own.includes('--verbose') || own.includes('-v');
     if (verbose && error instanceof Error && error.cause instanceof Error) err(`  caused by: ${error.cause.name}: ${error.cause.message}\n`);
-    if (process.argv.includes('--json')) err(`${errorEnvelope(error)}\n`);
+    if (own.includes('--json')) err(`${errorEnvelope(error)}\n`);
     process.exitCode = exitCodeOf(error);
   },
 );
