@@ -20,6 +20,7 @@ const COLORS: Record<ContenderId, string> = {
   toolsource: '#ae3ec9',
   'bare-client': '#e599f7',
   'one-server': '#ced4da',
+  'bare-script': '#495057',
 };
 
 const WIDTH = 1000;

@@ -11,9 +11,10 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
 /**
  * import-cold adds the SDK v2 client package and a bare `node -e 0` process;
  * the tool-source workloads compare the tool source with a bare McpClient
- * (dispatch) and with one server (start-up).
+ * (dispatch) and with one server (start-up); the CLI's start-up is measured
+ * against a bare script that talks to the same server (bare-script).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'bare-script'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -38,6 +39,8 @@ export const WORKLOADS = [
   'import-cold',
   'toolsource-dispatch',
   'toolsource-startup-8',
+  'cli-cold-tools',
+  'cli-version',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 

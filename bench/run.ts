@@ -16,6 +16,7 @@ import { runRounds, toRecords, WORKLOADS, type BenchRecord, type Plan, type Work
 import { machineAtEnd, machineAtStart, machineLine } from './machine.js';
 import { consoleTable, renderResultsMd, targetLines, type WorkloadOutcome } from './report.js';
 import { evaluateTargets } from './targets.js';
+import { cliColdWorkloads } from './workloads/cli-cold.js';
 import { e2eWorkloads } from './workloads/e2e.js';
 import { encodeWorkloads } from './workloads/encode.js';
 import { importColdWorkloads } from './workloads/import-cold.js';
@@ -24,7 +25,7 @@ import { ndjsonWorkloads } from './workloads/ndjson.js';
 import { sseWorkloads } from './workloads/sse.js';
 import { toolSourceWorkloads } from './workloads/toolsource.js';
 
-const ALL: Workload[] = [...ndjsonWorkloads, ...sseWorkloads, ...encodeWorkloads, ...e2eWorkloads, ...memoryWorkloads, ...importColdWorkloads, ...toolSourceWorkloads];
+const ALL: Workload[] = [...ndjsonWorkloads, ...sseWorkloads, ...encodeWorkloads, ...e2eWorkloads, ...memoryWorkloads, ...importColdWorkloads, ...toolSourceWorkloads, ...cliColdWorkloads];
 
 /** Full: one warm-up round and five measured ones keep the whole run near 6 minutes on 2 busy cores (budget: 10). */
 const FULL: Plan = { rounds: 5, warmups: 1, slowSampleMs: 1_500, slowRounds: 3, collectGarbage: true };

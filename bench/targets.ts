@@ -27,6 +27,8 @@ export const TARGET_RATIOS: readonly { workload: WorkloadId; unit: string; ratio
   { workload: 'sse-per-event', unit: 'ns/event', ratio: 2 },
   { workload: 'e2e-concurrent16', unit: 'us CPU/call', ratio: 0.35 },
   { workload: 'e2e-concurrent16', unit: 'calls/s', ratio: 1.5 },
+  { workload: 'cli-cold-tools', unit: 'ms', ratio: 1.15 },
+  { workload: 'cli-version', unit: 'ms', ratio: 1.5 },
 ];
 
 /** Three decimals: a figure right at a limit (1.30× against ≤ 1.3×) must show which side it is on. */
@@ -104,6 +106,14 @@ function toolSourceTarget(records: readonly BenchRecord[], target: string, workl
   return { target, reference: '', figure: `${x(mine.ratio)} (${num(mine.median)} ${mine.unit} against ${mine.baseline}, range ${num(mine.min)}–${num(mine.max)})`, met: mine.ratio <= limit };
 }
 
+/** The CLI's wall time on one workload against its baseline process (U1). */
+function cliTarget(records: readonly BenchRecord[], target: string, workload: WorkloadId, limit: number): TargetResult {
+  const mine = find(records, workload, 'mcpwire', 'ms');
+  if (!mine) return { target, reference: '' };
+  const base = find(records, workload, mine.baseline, 'ms');
+  return { target, reference: '', figure: `${x(mine.ratio)} (${num(mine.median)} ms against ${mine.baseline} ${base ? num(base.median) : '?'} ms, range ${num(mine.min)}–${num(mine.max)})`, met: mine.ratio <= limit };
+}
+
 export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[] {
   return [
     ratioTarget(records, 'ndjson-small-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.6×', 'ndjson-small-64k', 1.05),
@@ -119,6 +129,8 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     importColdTarget(records),
     toolSourceTarget(records, 'toolsource-dispatch: CPU per call ≤ 1.05× a bare McpClient', 'toolsource-dispatch', 'us CPU/call', 1.05),
     toolSourceTarget(records, 'toolsource-startup-8: 8 slow servers ready ≤ 1.5× one', 'toolsource-startup-8', 'ms', 1.5),
+    cliTarget(records, 'cli-cold-tools: mcpwire tools ≤ 1.15× a bare spawn+initialize+tools/list script', 'cli-cold-tools', 1.15),
+    cliTarget(records, 'cli-version: mcpwire --version ≤ 1.5× node -e 0', 'cli-version', 1.5),
   ];
 }
 

@@ -188,6 +188,6 @@ test('C5/U1: tools --config on a VS Code mcp.json with comments runs the example
   );
   const run = mcpwire(['tools', '--config', file]);
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^echo \(\d+ tools?\)$/m);
-  assert.match(run.stdout, /mcp\.echo\.echo {2}alias mcp_echo_echo/);
+  assert.match(run.stdout, /^echo \(\d+ tools?;/m);
+  assert.match(run.stdout, /^  echo\(message: string\) +Echoes back/m);
 });

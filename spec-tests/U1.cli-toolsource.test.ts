@@ -31,8 +31,9 @@ function project(t: { after(fn: () => void): void }, files: Record<string, strin
 test('U1/C1: tools --config on a kaged project lists mcp.<key>.<tool> names with aliases; filtered tools and disabled servers are shown as such', () => {
   const run = mcpwire(['tools', '--config', KAGED]);
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^everything \(3 tools\)$/m, 'allow echo and get-*, deny get-env');
-  assert.match(run.stdout, /mcp\.everything\.echo {2}alias mcp_everything_echo/);
+  assert.match(run.stdout, /^everything \(3 tools; call as mcp\.everything\.<tool>\)$/m, 'allow echo and get-*, deny get-env');
+  assert.match(run.stdout, /^  echo\(message: string\) +Echoes back/m);
+  assert.match(mcpwire(['tools', '--config', KAGED, '--server', 'everything', '--verbose']).stdout, /mcp\.everything\.echo {2}alias mcp_everything_echo/);
   assert.doesNotMatch(run.stdout, /get-env/);
   assert.match(run.stdout, /^docs \(disabled: disabled in the operator config\)$/m);
 });
@@ -67,7 +68,7 @@ test('U1/R5: call by alias prints the result and says when it was truncated (the
   assert.match(missing.stderr, /no tool named "mcp\.everything\.get-env"/);
 });
 
-test('U1/S5: servers shows each server\'s state; a server that cannot start fails the command with its reason', (t) => {
+test('U1/S5: servers shows each server\'s state; a server that cannot start fails the command with its reason and exit 4', (t) => {
   const ok = mcpwire(['servers', '--config', KAGED, '--json']);
   assert.equal(ok.status, 0, ok.stderr);
   const states = JSON.parse(ok.stdout) as { key: string; state: string; tools: number }[];
@@ -76,7 +77,7 @@ test('U1/S5: servers shows each server\'s state; a server that cannot start fail
     'kaged.yaml': `mcp:\n  broken:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(FIXTURE)}]\n    env: { TS_CRASH_AT_START: "1" }\n  fine:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(FIXTURE)}]\n`,
   });
   const bad = mcpwire(['servers', '--config', file]);
-  assert.equal(bad.status, 1);
+  assert.equal(bad.status, 4, 'a server that will not start: 4, as from every command');
   assert.match(bad.stdout, /^broken +stdio +failed +.*exited with code 3/m);
   assert.match(bad.stdout, /^fine +stdio +ready +1 tools/m);
 });
@@ -94,6 +95,6 @@ test('U1/T4: doctor lists every problem (a missing secret) and warns of secret-l
     'kaged.yaml': 'mcp:\n  api:\n    transport: sse\n    url: http://127.0.0.1:9/sse\n    auth: { type: bearer, secret_ref: api_keys.missing }\n',
   });
   const broken = mcpwire(['doctor', '--config', file]);
-  assert.equal(broken.status, 1, broken.stdout + broken.stderr);
+  assert.equal(broken.status, 3, `a missing secret is a config problem: 3, as from every command; ${broken.stdout}${broken.stderr}`);
   assert.match(broken.stdout, /problem: .*api_keys\.missing/);
 });

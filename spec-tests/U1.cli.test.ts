@@ -13,9 +13,11 @@ import { startEverythingHttp } from './helpers/interop.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
+/** The folder of the bundled example: its mcpwire.json is the config a command run there finds. */
+const examples = path.join(root, 'examples');
 
 function mcpwire(...args: string[]) {
-  const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd: examples, encoding: 'utf8', timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -66,7 +68,7 @@ test('U1: call prints the tool result and exits 0; --json prints the tool\'s nam
 test('U1: usage errors exit 2 and say what to do', () => {
   const bad = mcpwire('call', 'example', 'echo', '{not json');
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /ARGS_JSON is not valid JSON.*quote it/);
+  assert.match(bad.stderr, /the arguments are not valid JSON.*quote them/);
   const unknown = mcpwire('frobnicate');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /mcpwire help/);
@@ -117,7 +119,7 @@ test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE ser
 test('U1: every documented flag is accepted: tools --verbose exits 0 and prints the server\'s diagnostics on stderr', () => {
   const run = mcpwire('tools', '--verbose');
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^example \(\d+ tools\)/m);
+  assert.match(run.stdout, /^example \(\d+ tools;/m);
   // The bundled server announces itself on stderr: with --verbose that chunk reaches the person, named by server.
   assert.match(run.stderr, /^example: stderr "example echo server: ready/m, run.stderr);
   const quiet = mcpwire('tools');
@@ -129,16 +131,27 @@ test('U1: every documented flag is accepted: tools --verbose exits 0 and prints 
   }
 });
 
-test('U1: --help after a command prints the usage, which lists --verbose for the commands that take it', () => {
-  const run = mcpwire('tools', '--help');
+test('U1: --help lists every command, the options and the exit table; COMMAND --help prints that command\'s options and an example', () => {
+  const run = mcpwire('--help');
   assert.equal(run.status, 0, run.stderr);
-  for (const command of ['demo', 'tools', 'call', 'conformance']) {
-    assert.match(run.stdout, new RegExp(`mcpwire ${command} [^\n]*--verbose`), `${command} lists --verbose`);
+  for (const command of ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'ping', 'doctor', 'conformance', 'demo']) {
+    assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'), `the usage lists ${command}`);
   }
+  assert.match(run.stdout, /-v, --verbose/);
+  assert.match(run.stdout, /4 closed: a server would not start/);
+  const tools = mcpwire('tools', '--help');
+  assert.equal(tools.status, 0, tools.stderr);
+  assert.match(tools.stdout, /^mcpwire tools /);
+  assert.match(tools.stdout, /--verbose/);
+  assert.match(tools.stdout, /Example:\n  \$ mcpwire tools/);
 });
 
-test('U1: --version, help and tools do not load the conformance runner; conformance does', (t) => {
-  for (const args of [['--version'], ['help'], ['tools', '--json']]) {
+test('U1: --version loads nothing of the library; help and tools do not load the conformance runner; conformance does', (t) => {
+  const version = mcpwireRecordingLoads(t, '--version');
+  assert.equal(version.status, 0, version.stderr);
+  assert.ok(version.modules.some((url) => url.endsWith('/bin/mcpwire.js')), version.modules.join('\n'));
+  assert.deepEqual(version.modules.filter((url) => /\/(src|dist)\//.test(url)), [], 'bin answers --version from package.json alone');
+  for (const args of [['help'], ['tools', '--json', '--config', 'examples/mcpwire.json']]) {
     const run = mcpwireRecordingLoads(t, ...args);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(run.modules.some((url) => /\/(src\/cli\.ts|dist\/cli\.js)$/.test(url)), `the hook saw the CLI load (${args.join(' ')})`);

@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/conformance/', 4],
   ['src/recorder/', 5],
   ['src/cli.ts', 6],
+  ['src/cli/', 6],
   ['src/index.ts', 6],
 ];
 

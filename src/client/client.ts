@@ -8,6 +8,7 @@
 import { ClosedError, ProtocolError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
 import type { JsonRpcNotification } from '../jsonrpc/message.js';
+import { tapTransport, type WireEntry } from '../transport/tap.js';
 import type { Transport, TransportEnd, TransportKind } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
 import { initializeHandshake, type Handshake } from './handshake.js';
@@ -82,6 +83,13 @@ export interface McpClientOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   onDiagnostic?: DiagnosticHook;
   /**
+   * Every message as it crosses the wire: what the client sends, and every
+   * value the transport delivers (before any check). For showing the wire to
+   * a person; the values are as sent, so scrub secrets before printing them.
+   * Costs nothing when absent.
+   */
+  onWire?: (entry: WireEntry) => void;
+  /**
    * The connection ended, however it ended: the transport could not start,
    * the handshake failed, the server went away, or close(). Called once.
    * (`client.closed` is the same as a promise.)
@@ -107,9 +115,9 @@ export class McpClient {
     transport: Transport,
     private readonly options: McpClientOptions = {},
   ) {
-    this.transport = transport;
+    this.transport = options.onWire ? tapTransport(transport, options.onWire) : transport;
     this.handshake = options.handshake ?? initializeHandshake;
-    this.connection = new Connection(transport, {
+    this.connection = new Connection(this.transport, {
       defaultTimeoutMs: options.timeoutMs,
       onNotification: (n) => this.onNotification(n),
       onDiagnostic: options.onDiagnostic,

@@ -9,7 +9,7 @@
 import { connect } from '../client/connect.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
-import { ClosedError } from '../errors.js';
+import { ClosedError, McpClientError, type McpErrorCode } from '../errors.js';
 import type { TransportEnd } from '../transport/transport.js';
 import { nextDelay } from '../util/backoff.js';
 import type { SourceServer } from './config/types.js';
@@ -30,6 +30,8 @@ export interface ServerStatus {
   /** Failures since the server last stayed up for the stability window. */
   consecutiveFailures: number;
   lastError: string | undefined;
+  /** The typed code of the last failure (`closed` for a server that would not start, `timeout`, …): how a host tells failures apart without parsing lastError. */
+  lastErrorCode: McpErrorCode | undefined;
   stderrTail: string;
   pid: number | undefined;
   /** Tools registered from this server (after its allow/deny filter). */
@@ -95,6 +97,7 @@ export class ServerSupervisor {
   private timer: unknown;
   private reason: string | undefined;
   private lastError: string | undefined;
+  private lastErrorCode: McpErrorCode | undefined;
   private nextAttemptAt: number | undefined;
   private restarts = 0;
   private failures = 0;
@@ -128,6 +131,7 @@ export class ServerSupervisor {
       restarts: this.restarts,
       consecutiveFailures: this.failures,
       lastError: this.lastError,
+      lastErrorCode: this.lastErrorCode,
       stderrTail: this.client?.stderrTail() || this.lastStderr,
       pid: this.state === 'ready' || this.state === 'starting' ? this.client?.pid : undefined,
       tools: this.toolCount,
@@ -196,6 +200,7 @@ export class ServerSupervisor {
     // A server declared in a form this version cannot start never will: no retries, failed with the reason.
     if (this.server.unsupported) {
       this.lastError = this.server.unsupported;
+      this.lastErrorCode = 'closed';
       this.reason = this.server.unsupported;
       this.setState('failed');
       return Promise.reject(this.unavailable());
@@ -262,6 +267,7 @@ export class ServerSupervisor {
       await this.discover(client);
     } catch (error) {
       this.lastError = describe(error);
+      this.lastErrorCode = error instanceof McpClientError ? error.code : undefined;
       this.options.onState(this.status());
     }
   }
@@ -280,6 +286,7 @@ export class ServerSupervisor {
   private failed(error: unknown): void {
     this.failures++;
     this.lastError = describe(error);
+    this.lastErrorCode = error instanceof McpClientError ? error.code : undefined;
     // A start that failed returned no client: the stderr tail rides on its error.
     if (error instanceof ClosedError && error.stderrTail) this.lastStderr = error.stderrTail;
     const policy = this.options.restart;

@@ -1,0 +1,117 @@
+// `mcpwire call`: one tool call. The tool by its own name, mcp.<key>.<tool>,
+// alias, or SERVER TOOL; its arguments as k=v words read through the tool's
+// input schema, one JSON object, or JSON on stdin (`-`).
+
+import { ConfigError } from '../../errors.js';
+import type { ToolDefinition } from '../../toolsource/registry.js';
+import { parseCommandLine } from '../options.js';
+import { out } from '../process.js';
+import { printResult } from '../render.js';
+import { isKeyValue, keyValueArgs, missingRequired, signature } from '../schema.js';
+import { withSession, type Session } from '../session.js';
+import { nearest } from '../suggest.js';
+import { statusLine } from '../status-line.js';
+import { UsageError } from '../usage.js';
+
+export async function call(args: string[]): Promise<number> {
+  const line = parseCommandLine('call', args);
+  if (line.positionals.length === 0) {
+    throw new UsageError('call needs a tool name, e.g. mcpwire call echo message=hi -- node server.js (see mcpwire call --help)');
+  }
+  return withSession('call', line, async (session) => {
+    const { tool, words } = await findTool(session, line.positionals);
+    const toolArgs = await argumentsFor(tool, words);
+    const missing = missingRequired(toolArgs, tool.parameters);
+    if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}: ${signature(tool.mcp_tool_name, tool.parameters)}`);
+    const done = statusLine(`calling ${tool.name}`);
+    let outcome;
+    try {
+      outcome = await session.source.call(tool.name, toolArgs, session.requestOptions());
+    } finally {
+      done();
+    }
+    if (line.values.json) out(`${JSON.stringify({ name: outcome.name, truncated: outcome.truncated, result: outcome.result })}\n`);
+    else {
+      printResult(outcome.result, line.values.verbose);
+      if (outcome.truncated) out(`(truncated: the result was ${outcome.sizeBytes} bytes)\n`);
+    }
+    return outcome.result.isError ? 1 : 0;
+  });
+}
+
+/**
+ * The tool the words name, starting only the servers needed to know: the
+ * named server for `mcp.<key>.<tool>` and `SERVER TOOL`, every server for a
+ * bare name or an alias. A server that cannot start fails the call with its
+ * own error (exit 4 for one that will not start).
+ */
+async function findTool(session: Session, positionals: readonly string[]): Promise<{ tool: ToolDefinition; words: string[] }> {
+  const { source } = session;
+  const keys = source.status().map((s) => s.key);
+  const [first, second, ...more] = positionals as [string, ...string[]];
+  // SERVER TOOL [ARGS]: the first word is a server's key and the second neither JSON, '-' nor k=v.
+  if (second !== undefined && keys.includes(first) && !isArgument(second)) {
+    await session.startOrThrow(first);
+    const name = `mcp.${first}.${second}`;
+    return { tool: source.resolve(name) ?? unknownTool(session, name), words: more };
+  }
+  const words = positionals.slice(1);
+  const named = keys.find((key) => first.startsWith(`mcp.${key}.`));
+  if (named !== undefined) {
+    await session.startOrThrow(named);
+    return { tool: source.resolve(first) ?? unknownTool(session, first), words };
+  }
+  const failed = await session.start(keys);
+  const found = source.resolve(first) ?? byOwnName(session, first);
+  if (found) return { tool: found, words };
+  // Not found, and a server is down: its failure is the likelier story.
+  if (failed.length === keys.length && failed.length > 0) await session.startOrThrow(failed[0]!.key);
+  // Two words that are not arguments read as SERVER TOOL: the server is what is unknown.
+  if (second !== undefined && !isArgument(second)) throw new ConfigError(undefined, [], `no server named "${first}"; configured: ${keys.join(', ') || '(none)'}`);
+  return unknownTool(session, first);
+}
+
+function isArgument(word: string): boolean {
+  return word === '-' || word.trimStart().startsWith('{') || isKeyValue(word);
+}
+
+
+function byOwnName(session: Session, name: string): ToolDefinition | undefined {
+  const matches = session.source.registered().filter((d) => d.mcp_tool_name === name);
+  if (matches.length > 1) {
+    throw new UsageError(`"${name}" is a tool of ${matches.length} servers; name one: ${matches.map((d) => d.name).join(', ')}`);
+  }
+  return matches[0];
+}
+
+function unknownTool(session: Session, name: string): never {
+  const known = session.source.registered();
+  const own = name.replace(/^mcp\.[^.]+\./, '');
+  const near = nearest(own, known.map((d) => d.mcp_tool_name)).map((tool) => (known.filter((d) => d.mcp_tool_name === tool).length > 1 || name.startsWith('mcp.') ? known.find((d) => d.mcp_tool_name === tool)!.name : tool));
+  const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : known.length > 0 ? `; tools: ${known.map((d) => d.mcp_tool_name).slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}` : '';
+  throw new ConfigError(undefined, [], `no tool named "${name}"${hint} (mcpwire tools lists them)`);
+}
+
+/** The call's arguments: none, one JSON object, `-` for JSON on stdin, or k=v words. */
+async function argumentsFor(tool: ToolDefinition, words: readonly string[]): Promise<Record<string, unknown>> {
+  if (words.length === 0) return {};
+  if (words.length === 1 && (words[0] === '-' || words[0]!.trimStart().startsWith('{'))) {
+    const text = words[0] === '-' ? await readStdin() : words[0]!;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}); quote them for the shell, or write k=v`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('the arguments must be a JSON object');
+    return value as Record<string, unknown>;
+  }
+  return keyValueArgs(words, tool.parameters, tool.mcp_tool_name);
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('- reads the arguments as JSON from stdin, which is a terminal here; pipe them in');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

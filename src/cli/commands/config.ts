@@ -1,0 +1,38 @@
+// `config sources` and `config show` (C5): the client configs on this
+// machine, and what mcpwire reads from one.
+
+import { loadToolSourceConfig } from '../../toolsource/tool-source.js';
+import { parseCommandLine } from '../options.js';
+import { out } from '../process.js';
+import { configPath, noServerGiven } from '../target.js';
+import { UsageError } from '../usage.js';
+
+export async function configCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine('config', args);
+  const [what, ...extra] = positionals;
+  if (extra.length > 0 || (what !== 'sources' && what !== 'show')) throw new UsageError('config takes "sources" or "show", e.g. mcpwire config show --config .vscode/mcp.json');
+  if (what === 'sources') {
+    const { findConfigSources } = await import('../../toolsource/config/client-locations.js');
+    const sources = findConfigSources();
+    if (values.json) out(`${JSON.stringify(sources, null, 2)}\n`);
+    else {
+      for (const s of sources) {
+        const state = !s.found ? 'not found' : s.error !== undefined ? `unreadable: ${s.error}` : `${s.servers} server${s.servers === 1 ? '' : 's'}`;
+        out(`${s.client.padEnd(15)} ${s.scope.padEnd(8)} ${s.path}  ${state}\n`);
+      }
+    }
+    return 0;
+  }
+  const file = configPath(values);
+  if (file === undefined) throw noServerGiven('config show');
+  const config = await loadToolSourceConfig({
+    config: file,
+    ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
+    ...(values.local !== undefined ? { local: values.local } : {}),
+    ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
+  });
+  const { formatShownConfig, showConfig } = await import('../../toolsource/config/show.js');
+  const shown = showConfig(config);
+  out(values.json ? `${JSON.stringify(shown, null, 2)}\n` : formatShownConfig(shown));
+  return 0;
+}

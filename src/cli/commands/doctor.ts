@@ -1,0 +1,48 @@
+// `mcpwire doctor`: loads the config (syntax, schema, secrets, paths),
+// starts every enabled server and lists what is wrong; warns of host
+// variables that look like secrets and that every stdio server would
+// inherit through the env merge. Its exit status is the first problem's,
+// from the one table: 3 for the config, 4 for a server that will not start.
+
+import { McpClientError } from '../../errors.js';
+import { secretLookingVariables } from '../../toolsource/environment.js';
+import type { ServerStatus } from '../../toolsource/supervisor.js';
+import { errorText } from '../../util/text.js';
+import { exitCodeOf } from '../exit-codes.js';
+import { parseCommandLine } from '../options.js';
+import { out } from '../process.js';
+import { failureOf, failureStatus, withSession } from '../session.js';
+
+export async function doctor(args: string[]): Promise<number> {
+  const line = parseCommandLine('doctor', args);
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  let statuses: ServerStatus[] = [];
+  let status = 0;
+  try {
+    status = await withSession('doctor', line, async (session) => {
+      const failed = await session.start();
+      statuses = session.source.status();
+      for (const s of failed) problems.push(`${s.key}: ${failureOf(s)}`);
+      const stdio = session.source.config.servers.filter((s) => s.params.transport === 'stdio' && !s.disabled).map((s) => s.key);
+      const exposed = secretLookingVariables(process.env);
+      if (stdio.length > 0 && exposed.length > 0) {
+        warnings.push(`the host's ${exposed.join(', ')} would be passed to every stdio server (${stdio.join(', ')}) by the env merge; unset them, or embed mcpwire with serverEnvironment: 'safe'`);
+      }
+      return failureStatus(failed);
+    });
+  } catch (error) {
+    // A config that does not load is the first thing doctor reports, not a crash; a usage mistake stays one.
+    if (!(error instanceof McpClientError)) throw error;
+    problems.push(errorText(error));
+    status = exitCodeOf(error);
+  }
+  if (line.values.json) out(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses }, null, 2)}\n`);
+  else {
+    for (const s of statuses) out(`${failureOf(s) === undefined ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${s.state === 'ready' ? `, ${s.tools} tools` : ''})\n`);
+    for (const warning of warnings) out(`warning: ${warning}\n`);
+    for (const problem of problems) out(`problem: ${problem}\n`);
+    out(problems.length === 0 ? 'no problems found\n' : `${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
+  }
+  return status;
+}

@@ -1,0 +1,43 @@
+// What the listing commands share: the selected servers that offer a
+// capability, each asked concurrently; a server that cannot start is
+// reported on stderr and sets the exit status, without hiding the others.
+
+import type { McpClient } from '../../client/client.js';
+import { exitCodeOf } from '../exit-codes.js';
+import { err } from '../process.js';
+import type { Session } from '../session.js';
+
+export interface Listed<T> {
+  server: string;
+  /** undefined: the server does not offer the capability. */
+  items: T[] | undefined;
+}
+
+/**
+ * Runs `list` on every selected, enabled server that declares `capability`
+ * in its initialize answer. With one server selected, its failure is thrown
+ * as the command's; with several, each is printed and the first one's
+ * status returned beside what the others listed.
+ */
+export async function listEach<T>(session: Session, capability: 'resources' | 'prompts', list: (client: McpClient) => Promise<T[]>): Promise<{ listed: Listed<T>[]; status: number }> {
+  const keys = session.selected().filter((key) => session.source.status().find((s) => s.key === key)?.state !== 'disabled');
+  const settled = await Promise.allSettled(
+    keys.map((server) =>
+      session.source.withServer(server, async (client): Promise<Listed<T>> => {
+        if (client.profile?.capabilities[capability] === undefined) return { server, items: undefined };
+        return { server, items: await list(client) };
+      }),
+    ),
+  );
+  if (keys.length === 1 && settled[0]!.status === 'rejected') throw settled[0]!.reason;
+  let status = 0;
+  const listed: Listed<T>[] = [];
+  settled.forEach((result, k) => {
+    if (result.status === 'fulfilled') listed.push(result.value);
+    else {
+      err(`${keys[k]}: ${String((result.reason as Error).message ?? result.reason).split('\n')[0]}\n`);
+      if (status === 0) status = exitCodeOf(result.reason);
+    }
+  });
+  return { listed, status };
+}

@@ -1,0 +1,95 @@
+// `mcpwire record` (X2): its options, checked before the recorder loads, so
+// a usage mistake costs no import of the recorder.
+
+import { parseArgs } from 'node:util';
+import type { RecordOptions } from '../../recorder/command.js';
+import { timeoutOption } from '../options.js';
+import { commandHelp, HelpShown, UsageError } from '../usage.js';
+
+export async function record(args: string[]): Promise<number> {
+  const options = parseRecordArgs(args);
+  return (await import('../../recorder/command.js')).runRecord(options);
+}
+
+/**
+ * `record`'s options. What follows `--` is the server's command line, so the
+ * tokens say where `--` was: a positional before it is a mistake.
+ */
+export function parseRecordArgs(args: string[]): RecordOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+      options: {
+        out: { type: 'string', short: 'o' },
+        ops: { type: 'string' },
+        proxy: { type: 'boolean' },
+        listen: { type: 'string' },
+        config: { type: 'string' },
+        server: { type: 'string' },
+        url: { type: 'string' },
+        transport: { type: 'string' },
+        description: { type: 'string' },
+        source: { type: 'string' },
+        timeout: { type: 'string' },
+        settle: { type: 'string' },
+        replace: { type: 'string', multiple: true },
+        'replace-pattern': { type: 'string', multiple: true },
+        redact: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`record: ${(error as Error).message}`);
+  }
+  const { values, tokens } = parsed;
+  if (values.help) {
+    process.stdout.write(commandHelp('record'));
+    throw new HelpShown();
+  }
+  const terminator = tokens.findIndex((token) => token.kind === 'option-terminator');
+  const command = terminator === -1 ? [] : tokens.slice(terminator + 1).map((token) => (token.kind === 'positional' ? token.value : ''));
+  if (parsed.positionals.length > command.length) throw new UsageError(`record: unexpected argument "${parsed.positionals[0]}"; the server's command goes after --`);
+  if (!values.out) throw new UsageError('record needs --out FILE.jsonl (the transcript to write)');
+  if (!values.out.endsWith('.jsonl')) throw new UsageError('record: --out must name a .jsonl file (its name is the case name)');
+  if ((values.ops === undefined) === (values.proxy !== true)) throw new UsageError('record needs exactly one of --ops OPS.json (drive mcpwire\'s client) or --proxy (stand between a client and the server)');
+  const targets = [values.config !== undefined, values.url !== undefined, command.length > 0].filter(Boolean).length;
+  if (targets !== 1) throw new UsageError('record needs exactly one server: --config FILE [--server KEY], --url URL, or -- CMD ARGS...');
+  if (values.transport !== undefined && values.url === undefined) throw new UsageError('record: --transport goes with --url');
+  const transport = values.transport ?? 'streamable-http';
+  if (transport !== 'streamable-http' && transport !== 'sse') throw new UsageError(`record: --transport is streamable-http or sse, got "${transport}"`);
+  let listen: { host: string; port: number } | undefined;
+  if (values.listen !== undefined) {
+    const match = /^(.+):(\d+)$/.exec(values.listen);
+    if (!match || values.proxy !== true) throw new UsageError('record: --listen HOST:PORT (e.g. 127.0.0.1:0) goes with --proxy');
+    listen = { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+  }
+  const pairs = (list: string[] | undefined, pattern: boolean) =>
+    (list ?? []).map((text) => {
+      // Split at the last "=": a path or a pattern may hold one, the placeholder seldom does.
+      const at = text.lastIndexOf('=');
+      if (at <= 0) throw new UsageError(`record: --replace${pattern ? '-pattern' : ''} takes FROM=TO, got "${text}"`);
+      const from = text.slice(0, at);
+      try {
+        return { from: pattern ? new RegExp(from, 'g') : from, to: text.slice(at + 1) };
+      } catch (error) {
+        throw new UsageError(`record: --replace-pattern: ${(error as Error).message}`);
+      }
+    });
+  const settle = values.settle === undefined ? undefined : Number(values.settle);
+  if (settle !== undefined && !(Number.isInteger(settle) && settle >= 0)) throw new UsageError(`record: --settle takes a whole number of milliseconds, got "${values.settle}"`);
+  return {
+    out: values.out,
+    mode: values.ops !== undefined ? { ops: values.ops } : { proxy: true, ...(listen ? { listen } : {}) },
+    target: values.config !== undefined ? { config: values.config, ...(values.server !== undefined ? { server: values.server } : {}) } : values.url !== undefined ? { url: values.url, transport } : { command },
+    ...(values.description !== undefined ? { description: values.description } : {}),
+    ...(values.source !== undefined ? { source: values.source } : {}),
+    ...(values.timeout !== undefined ? { timeoutMs: timeoutOption(values.timeout) } : {}),
+    ...(settle !== undefined ? { settleMs: settle } : {}),
+    replacements: [...pairs(values.replace, false), ...pairs(values['replace-pattern'], true)],
+    redact: values.redact ?? [],
+  };
+}

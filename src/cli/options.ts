@@ -1,0 +1,64 @@
+// The options every server command shares, parsed once: node:util parseArgs
+// for what comes before `--`, and the words after it kept whole as the
+// command of an ad-hoc stdio server (its own flags must not be read as ours).
+
+import { parseArgs } from 'node:util';
+import { commandHelp, HelpShown, UsageError } from './usage.js';
+
+const OPTIONS = {
+  config: { type: 'string' },
+  'project-local': { type: 'string' },
+  local: { type: 'string' },
+  'daemon-config': { type: 'string' },
+  agent: { type: 'string' },
+  server: { type: 'string' },
+  url: { type: 'string' },
+  transport: { type: 'string' },
+  header: { type: 'string', multiple: true, default: [] as string[] },
+  env: { type: 'string', short: 'e', multiple: true, default: [] as string[] },
+  cwd: { type: 'string' },
+  name: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export interface CommandLine {
+  values: ReturnType<typeof parseOwn>['values'];
+  positionals: string[];
+  /** The words after `--`: an ad-hoc stdio server's command; empty when there was no `--`. */
+  serverCommand: string[];
+  /** --timeout, checked. */
+  timeoutMs: number | undefined;
+}
+
+function parseOwn(args: string[]) {
+  return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** Parses a command's arguments; on --help prints that command's help and throws HelpShown. */
+export function parseCommandLine(command: string, args: string[]): CommandLine {
+  const split = args.indexOf('--');
+  const own = split === -1 ? args : args.slice(0, split);
+  const serverCommand = split === -1 ? [] : args.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseOwn(own);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; see mcpwire ${command} --help`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(commandHelp(command));
+    throw new HelpShown();
+  }
+  if (split !== -1 && serverCommand.length === 0) throw new UsageError('nothing after --: give the server\'s command, e.g. mcpwire tools -- npx -y @modelcontextprotocol/server-everything');
+  return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout) };
+}
+
+export function timeoutOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout takes a whole number of milliseconds, got "${text}"`);
+  return ms;
+}

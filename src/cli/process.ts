@@ -1,0 +1,51 @@
+// What the command owns as a process: its output streams (a reader that
+// goes away, as `| head -1` does, ends output quietly instead of crashing
+// with EPIPE), what is open (closed before any exit), and SIGINT/SIGTERM.
+// Imports nothing from the library, so `--help` and usage errors stay fast.
+
+let stdoutClosed = false;
+
+/**
+ * A closed stdout (the reader exited: `| head -1`, `| grep -q`) is not a
+ * failure of the command: what is left to print is dropped and the command
+ * ends with the status it would have had. Without a listener Node throws the
+ * EPIPE as an uncaught exception with a stack. stderr is treated alike.
+ */
+export function guardPipes(): void {
+  process.stdout.on('error', () => {
+    stdoutClosed = true;
+  });
+  process.stderr.on('error', () => {});
+}
+
+/** Writes to stdout unless the reader went away. */
+export function out(text: string): void {
+  if (!stdoutClosed) process.stdout.write(text);
+}
+
+export function err(text: string): void {
+  if (!process.stderr.destroyed) process.stderr.write(text);
+}
+
+/** What is open right now (tool sources, clients): what a signal must close before the CLI exits. */
+export const openServers = new Set<{ close(): Promise<unknown> }>();
+
+/**
+ * The library leaves SIGINT and SIGTERM to its host, and this command is a
+ * host: on either it closes everything open (end of input, then SIGTERM and
+ * SIGKILL to each server's process group) and exits with 128 + the signal's
+ * number, as a shell reports a process a signal stopped (130, 143). A second
+ * signal exits at once; servers left then are SIGKILLed by the library's
+ * exit hook.
+ */
+export function closeOnSignals(): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const status = signal === 'SIGINT' ? 130 : 143;
+    if (stopping) process.exit(status);
+    stopping = true;
+    void Promise.allSettled([...openServers].map((open) => open.close())).then(() => process.exit(status));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -1,0 +1,147 @@
+// One command's connection to its servers: the tool source over the config
+// the command line names, with the CLI's reporting hooks (--verbose shows
+// the wire and the servers' stderr, secrets masked; a note when a URL falls
+// back to legacy SSE; progress on stderr), and --timeout as one deadline for
+// the whole command, server start and handshake included.
+
+import { TimeoutError } from '../errors.js';
+import type { ServerParams } from '../client/connect.js';
+import type { ServerStatus } from '../toolsource/supervisor.js';
+import { openToolSource, type ToolSource } from '../toolsource/tool-source.js';
+import { redact } from '../transport/redact.js';
+import { describeDiagnostic } from '../util/text.js';
+import { exitCodeFor, EXIT } from './exit-codes.js';
+import type { CommandLine } from './options.js';
+import { err, openServers } from './process.js';
+import { statusLine } from './status-line.js';
+import { resolveConfig } from './target.js';
+import { UsageError } from './usage.js';
+
+/** A wire message longer than this is cut in the --verbose report: a 10 MB result would bury the rest. */
+const WIRE_EXCERPT_CHARS = 2_000;
+
+export interface Session {
+  readonly source: ToolSource;
+  readonly line: CommandLine;
+  /** The servers the command is about: --server's, else every configured one. */
+  selected(): string[];
+  /** Starts these servers (default: the selected ones) and waits; returns the statuses of those that failed. */
+  start(keys?: readonly string[]): Promise<ServerStatus[]>;
+  /** Starts one server (if it is not up) and rethrows its start failure as the typed error it was. */
+  startOrThrow(key: string): Promise<void>;
+  /** The one server a command needs: --server, or the only one configured. */
+  oneServer(command: string): string;
+  /** What is left of --timeout for one request, or nothing (the server's own timeout). */
+  requestOptions(): { timeoutMs?: number };
+}
+
+/** A server's failure for a person: its last error or its state's reason; undefined when it is up (or never asked for). */
+export function failureOf(status: ServerStatus): string | undefined {
+  if (status.state === 'ready' || status.state === 'idle' || status.state === 'disabled') return undefined;
+  return status.lastError ?? status.reason ?? status.state;
+}
+
+/** The exit status of the first failed server, or 0. */
+export function failureStatus(failed: readonly ServerStatus[]): number {
+  return failed.length === 0 ? EXIT.ok : exitCodeFor(failed[0]!.lastErrorCode);
+}
+
+/**
+ * Opens the servers of `line`, runs `job`, and closes them whatever
+ * happened. With --timeout, `job` loses the race against one deadline for
+ * the whole command: every server's handshake and every request is given at
+ * most what is left of it, and if the deadline passes anyway (a server that
+ * never finishes starting) the command fails with a TimeoutError (exit 5).
+ */
+export async function withSession<T>(command: string, line: CommandLine, job: (session: Session) => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const timeoutMs = line.timeoutMs;
+  const remaining = () => (timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - started)));
+  let config = await resolveConfig(command, line);
+  if (timeoutMs !== undefined) config = { ...config, servers: config.servers.map((s) => ({ ...s, startupTimeoutMs: timeoutMs, timeoutMs })) };
+  const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
+  const verbose = line.values.verbose;
+  const source = await openToolSource({
+    config,
+    // A command's servers that fail are reported, not retried for minutes.
+    restart: { maxFailures: 1 },
+    client: {
+      onProgress: (_token, u) => err(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`),
+      onDiagnostic: (d) => {
+        if (d.kind === 'transport-fallback') {
+          err(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (--transport http or sse, or "type" in a config, skips this)\n`);
+        } else if (verbose) err(`${d.server}: ${redact(describeDiagnostic(d), masked)}\n`);
+      },
+      ...(verbose
+        ? {
+            onWire: ({ server, direction, message }) => {
+              const text = redact(JSON.stringify(message) ?? String(message), masked);
+              const cut = text.length > WIRE_EXCERPT_CHARS ? `${text.slice(0, WIRE_EXCERPT_CHARS)}… (${text.length} chars)` : text;
+              err(`${server} ${direction === 'send' ? '→' : '←'} ${cut}\n`);
+            },
+          }
+        : {}),
+    },
+  });
+  // Registered before any server starts, so a signal during a slow start still closes them.
+  openServers.add(source);
+  const keys = config.servers.map((s) => s.key);
+  const only = line.values.server;
+  if (only !== undefined && !keys.includes(only)) throw new UsageError(`no server "${only}"; servers: ${keys.join(', ') || '(none)'}`);
+  // The error each failed start ended with: a later use of the server would get a vaguer 'unavailable'.
+  const startErrors = new Map<string, unknown>();
+  const session: Session = {
+    source,
+    line,
+    selected: () => (only !== undefined ? [only] : keys),
+    start: (wanted = session.selected()) => startServers(source, wanted, startErrors),
+    startOrThrow: async (key) => {
+      if (startErrors.has(key)) throw startErrors.get(key);
+      await startServers(source, [key], startErrors);
+      if (startErrors.has(key)) throw startErrors.get(key);
+    },
+    oneServer: (name) => {
+      if (only !== undefined) return only;
+      if (keys.length === 1) return keys[0]!;
+      throw new UsageError(`${name} talks to one server and ${config.file} has ${keys.length}: add --server KEY (one of ${keys.join(', ')})`);
+    },
+    requestOptions: () => {
+      const ms = remaining();
+      return ms === undefined ? {} : { timeoutMs: ms };
+    },
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (timeoutMs === undefined) return await job(session);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError({ server: keys.length === 1 ? keys[0]! : '' }, timeoutMs, ' (--timeout bounds the whole command, server start included)')), timeoutMs);
+    });
+    return await Promise.race([job(session), deadline]);
+  } finally {
+    clearTimeout(timer);
+    try {
+      await source.close();
+    } finally {
+      openServers.delete(source);
+    }
+  }
+}
+
+/** Starts `keys` concurrently (R7); one server's failure does not stop the others. With a status line on a terminal. */
+async function startServers(source: ToolSource, keys: readonly string[], errors: Map<string, unknown>): Promise<ServerStatus[]> {
+  const done = statusLine(keys.length === 1 ? `starting ${keys[0]}` : `starting ${keys.length} servers`);
+  try {
+    const wanted = source.status().filter((s) => keys.includes(s.key) && s.state !== 'disabled');
+    // A no-op use starts each (the server's `calls` counts it) and hands back the start's own error.
+    await Promise.all(wanted.map((s) => source.withServer(s.key, () => Promise.resolve()).catch((error: unknown) => errors.set(s.key, error))));
+  } finally {
+    done();
+  }
+  return source.status().filter((s) => keys.includes(s.key) && failureOf(s) !== undefined);
+}
+
+/** Values a server was configured with that it may echo back: env values and header values. */
+function configuredValues(params: ServerParams): string[] {
+  const values: unknown[] = [...Object.values('env' in params && params.env ? params.env : {}), ...Object.values('headers' in params && params.headers ? params.headers : {})];
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+}

@@ -1,0 +1,157 @@
+// Which servers a command talks to: a config file (--config, $MCPWIRE_CONFIG,
+// ./mcpwire.json) or one server given on the command line (`-- COMMAND` or
+// --url), turned into the same ToolSourceConfig a file would give, so that
+// naming, the result cap and supervision do not depend on where it came from.
+// The bundled example config is `demo`'s alone: a folder without a config
+// must not look as if it had one.
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ServerParams } from '../client/connect.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from '../toolsource/config/types.js';
+import { loadToolSourceConfig } from '../toolsource/tool-source.js';
+import type { CommandLine } from './options.js';
+import { UsageError } from './usage.js';
+
+/** Where a config comes from, or undefined when the command line names none and the folder has none. */
+export function configPath(values: CommandLine['values']): string | undefined {
+  return values.config ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : undefined);
+}
+
+export function noServerGiven(command: string): UsageError {
+  return new UsageError(
+    `no server to talk to: no --config, no $MCPWIRE_CONFIG and no mcpwire.json in ${process.cwd()}. Give one:\n` +
+      `  mcpwire ${command} -- npx -y @modelcontextprotocol/server-everything     (a stdio server's command)\n` +
+      `  mcpwire ${command} --url https://example.com/mcp                         (an HTTP server)\n` +
+      `  mcpwire ${command} --config FILE|CLIENT                                  (a config file, or claude, cursor, vscode, ...)\n` +
+      `  (mcpwire demo runs the bundled example; see mcpwire ${command} --help)`,
+  );
+}
+
+/** The config the command line asks for. Throws UsageError when it names none, or names a server two ways. */
+export async function resolveConfig(command: string, line: CommandLine): Promise<ToolSourceConfig> {
+  const { values, serverCommand } = line;
+  const adHoc = serverCommand.length > 0 || values.url !== undefined;
+  if (adHoc) {
+    if (values.config !== undefined) throw new UsageError('give the server either with --config or on the command line (-- COMMAND or --url), not both');
+    if (serverCommand.length > 0 && values.url !== undefined) throw new UsageError('give either a command after -- or --url, not both');
+    return adHocConfig(line);
+  }
+  for (const flag of ['transport', 'cwd', 'name'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to a server given by -- COMMAND or --url`);
+  }
+  if (values.header.length > 0 || values.env.length > 0) throw new UsageError('--header and --env apply to a server given by -- COMMAND or --url');
+  const file = configPath(values);
+  if (file === undefined) throw noServerGiven(command);
+  return loadToolSourceConfig({
+    config: file,
+    ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
+    ...(values.local !== undefined ? { local: values.local } : {}),
+    ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
+  });
+}
+
+function adHocConfig(line: CommandLine): ToolSourceConfig {
+  const { values, serverCommand } = line;
+  const secrets: string[] = [];
+  let params: ServerParams;
+  let key: string;
+  if (values.url !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(values.url);
+    } catch {
+      throw new UsageError(`--url "${values.url}" is not a URL; write it whole, e.g. https://example.com/mcp`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url takes an http: or https: URL, got ${url.protocol}`);
+    if (values.env.length > 0 || values.cwd !== undefined) throw new UsageError('--env and --cwd apply to a stdio server (-- COMMAND), not to --url');
+    const headers: Record<string, string> = {};
+    for (const header of values.header) {
+      const colon = header.indexOf(':');
+      if (colon <= 0) throw new UsageError(`--header takes "Name: value", got "${header.split(':')[0]}…"`);
+      const value = header.slice(colon + 1).trim();
+      headers[header.slice(0, colon).trim()] = value;
+      // Every header given here is treated as a secret: a command line has no way to say which are.
+      secrets.push(value);
+    }
+    key = values.name ?? slugForUrl(url);
+    const transport = values.transport;
+    if (transport !== undefined && transport !== 'http' && transport !== 'sse') throw new UsageError(`--transport takes http or sse, got "${transport}"`);
+    params =
+      transport === 'sse'
+        ? { transport: 'sse', url: url.href, headers, server: key }
+        : { transport: 'streamable-http', url: url.href, headers, server: key, ...(transport === undefined ? { fallbackToSse: true } : {}) };
+  } else {
+    if (values.header.length > 0 || values.transport !== undefined) throw new UsageError('--header and --transport apply to --url, not to a stdio server');
+    const env: Record<string, string> = {};
+    for (const pair of values.env) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`-e takes K=V, got "${pair.split('=')[0]}"`);
+      env[pair.slice(0, eq)] = pair.slice(eq + 1);
+      secrets.push(pair.slice(eq + 1));
+    }
+    key = values.name ?? slugForCommand(serverCommand);
+    params = {
+      transport: 'stdio',
+      command: serverCommand,
+      server: key,
+      ...(values.env.length > 0 ? { env } : {}),
+      ...(values.cwd !== undefined ? { cwd: path.resolve(values.cwd) } : {}),
+    };
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(key)) throw new UsageError(`--name takes letters, digits, _ and -, got "${key}"`);
+  const server: SourceServer = { key, params, tools: { enabled: true, allow: undefined, deny: [] }, disabled: false, timeoutMs: undefined, unsupported: undefined };
+  return {
+    file: '(command line)',
+    format: 'mcp-servers',
+    projectRoot: process.cwd(),
+    servers: [server],
+    resultCapBytes: DEFAULT_RESULT_CAP_BYTES,
+    defaultTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    agents: {},
+    secrets: secrets.filter((s) => s !== ''),
+  };
+}
+
+/** Programs that run another program: the key comes from what they run. */
+const LAUNCHERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx', 'node', 'bun', 'deno', 'python', 'python3', 'uv', 'pnpm', 'yarn', 'npm', 'tsx', 'ts-node', 'sh', 'bash', 'env', 'docker', 'podman']);
+/** Words of a launcher's own (`pnpm dlx`, `uv run`, `docker run`, `npm exec`), skipped like flags. */
+const LAUNCHER_WORDS = new Set(['dlx', 'run', 'exec', 'x', 'tool', '-m']);
+/** Files named like these say nothing: the folder above them does (node_modules/server-foo/dist/index.js → server-foo). */
+const GENERIC_FILES = new Set(['index', 'main', 'server', 'cli', 'bin', 'mcp', 'stdio']);
+const BUILD_DIRS = new Set(['dist', 'build', 'lib', 'src', 'bin', 'out', 'esm', 'cjs']);
+
+/**
+ * The key of a stdio server given by its command: the first word that is not
+ * a launcher, a launcher's word or a flag; of a package its name without
+ * scope or version (`@scope/server-foo@1.2` → `server-foo`), of a script its
+ * file name without extension, or its folder's when the file is index.js or
+ * the like. Falls back to `server`.
+ */
+export function slugForCommand(argv: readonly string[]): string {
+  const word = argv.find((w, i) => !w.startsWith('-') && !(i > 0 && LAUNCHER_WORDS.has(w)) && !LAUNCHERS.has(path.basename(w).replace(/\.(exe|cmd)$/i, ''))) ?? argv[0] ?? 'server';
+  let name = word;
+  if (name.startsWith('@')) name = name.replace(/^@[^/]+\//, '');
+  name = name.replace(/@[^/]*$/, ''); // a version or tag
+  const parts = name.split(/[\\/]/).filter(Boolean);
+  let base = (parts.pop() ?? name).replace(/\.(m?[jt]s|c[jt]s|py|exe|cmd|sh)$/i, '');
+  while (GENERIC_FILES.has(base.toLowerCase()) && parts.length > 0) {
+    const dir = parts.pop()!;
+    if (BUILD_DIRS.has(dir.toLowerCase())) continue;
+    base = dir;
+    break;
+  }
+  return slug(base) || 'server';
+}
+
+/** The key of an HTTP server: its host name, dots as dashes, without `www.` (localhost stays localhost). */
+export function slugForUrl(url: URL): string {
+  return slug(url.hostname.replace(/^\[|\]$/g, '').replace(/^www\./, '')) || 'server';
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

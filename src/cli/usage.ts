@@ -1,0 +1,195 @@
+// Every help text of the command, in one place so that `mcpwire --help` and
+// `mcpwire COMMAND --help` cannot drift apart, and the two control-flow
+// errors that end a command before it does anything.
+
+/** A mistake on the command line: printed with a pointer to the help, exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError' as const;
+}
+
+/** Thrown once the help has been printed: the command ends with status 0. */
+export class HelpShown extends Error {}
+
+const SERVER_OPTIONS = `Which servers (every command that talks to servers):
+  --config FILE|CLIENT      a config file: mcpServers JSON (Claude, Cursor, Windsurf), VS Code's mcp.json,
+                            Codex's config.toml, a kaged project YAML, a Kestrel config; or a client's name
+                            (claude, claude-code, claude-desktop, cursor, vscode, windsurf, codex)
+  -- COMMAND [ARGS...]      one stdio server, no config file: mcpwire tools -- npx -y SERVER ARGS
+  --url URL                 one HTTP server: Streamable HTTP, then legacy HTTP+SSE if the server refuses it
+  --transport http|sse      with --url: only that transport (http = Streamable HTTP)
+  --header "K: V"           with --url: a header on every request (repeatable; values never printed)
+  -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
+  --cwd DIR                 with --: the server's working folder
+  --name KEY                the key of a server given by -- or --url (default: derived, see below)
+  Neither: $MCPWIRE_CONFIG, else ./mcpwire.json; with none of these the command says so (exit 2).
+  A server given by -- or --url is named by a key derived from it: the package or script name for a
+  command (npx -y @scope/server-foo → server-foo; node dist/index.js → the folder above dist), the host
+  for a URL (api.example.com → api-example-com); its tools are mcp.<key>.<tool>.
+  --server KEY              with several servers: only this one`;
+
+const COMMON_OPTIONS = `Output and limits (every command):
+  --json                    stdout is JSON only; an error is also a JSON line {"error": {...}} on stderr
+  --timeout MS              bounds the whole command, server start and handshake included (exit 5);
+                            without it: 60 s for each server's start and handshake, 30 s for each request
+  -v, --verbose             the wire on stderr (every message both ways, configured env and header values
+                            masked), the servers' stderr, and the cause of a failure
+  -h, --help                this command's help`;
+
+export const EXIT_TABLE = `Exit status (the same for every command):
+  0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown tool)
+  4 closed: a server would not start, exited or hung up    5 timeout    6 protocol: the server broke MCP
+  7 the server answered with a JSON-RPC error    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+
+export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
+
+Usage: mcpwire COMMAND [OPTIONS] [-- SERVER COMMAND...]
+
+Commands:
+  servers                   start every server and show its state
+  tools                     list the tools: name(arguments) and description; --json: full definitions
+  call TOOL [ARGS]          call a tool: ARGS as k=v pairs, JSON, or - to read JSON from stdin
+  resources                 list the resources
+  templates                 list the resource templates
+  read URI                  read a resource
+  prompts                   list the prompts and their arguments
+  prompt NAME [k=v...]      get a prompt, rendered as [role] text
+  ping                      ping every server, with the round-trip time
+  doctor                    check the config, its secrets and every server
+  config sources|show       the MCP client configs on this machine; a config as mcpwire reads it
+  conformance DIR|FILE...   replay conformance transcripts against the client
+  record --out FILE.jsonl   record a session as a replayable transcript (--ops FILE, or --proxy)
+  conformance-client URL    the client the official MCP conformance suite runs
+  demo                      the bundled example server: list its tools, call echo
+  bench                     run the benchmarks (in a clone of the repository)
+  help [COMMAND]            this text, or a command's
+
+Examples:
+  mcpwire tools -- npx -y @modelcontextprotocol/server-everything
+  mcpwire call echo message=hi -- node server.js
+  mcpwire call get-sum a=1 b=2 --url http://localhost:3001/mcp
+  mcpwire call mcp.github.search_issues '{"query": "is:open"}' --config .cursor/mcp.json
+  mcpwire tools --json --config claude | jq '.[].name'
+
+${SERVER_OPTIONS}
+
+${COMMON_OPTIONS}
+
+${EXIT_TABLE}
+
+mcpwire --version prints the version. mcpwire COMMAND --help prints a command's options and examples.
+`;
+
+const COMMANDS: Record<string, string> = {
+  servers: `mcpwire servers [SERVER OPTIONS] [--json]
+  Starts every configured server and shows its key, transport, state and tool count (or why it failed).
+  Exit 0 when all are up; otherwise the status of the first failure (4 for a server that will not start).
+Example:
+  $ mcpwire servers --config mcpwire.json
+  example          stdio            ready      2 tools, pid 4242`,
+  tools: `mcpwire tools [--server KEY] [--agent NAME] [SERVER OPTIONS] [--json]
+  Lists each server's tools as name(arguments) with the first line of the description. An argument
+  followed by ? is optional. --json prints the full definitions a host would load (canonical name,
+  alias, input schema). --agent NAME: only the tools a kaged agent may use.
+  Exit 0 when every server listed its tools; otherwise the status of the first failure.
+Example:
+  $ mcpwire tools -- node examples/echo-server.mjs
+  echo-server (2 tools; call as mcp.echo-server.<tool> or by the tool's own name)
+    echo(message: string)        Echoes back the message it is given.
+    add(a: number, b: number)    Adds two numbers.`,
+  call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json]
+mcpwire call SERVER TOOL [ARGS] ...
+  TOOL is the tool's own name (when only one server has it), mcp.<key>.<tool>, or its alias.
+  ARGS:  k=v or k:v pairs, each value read as the tool's input schema types it (number, integer,
+         boolean; JSON for an object or array; a string otherwise; JSON for an untyped argument);
+         or one JSON object; or - to read a JSON object from stdin.
+  Prints the result's content (text as is, other content described); the structuredContent only when
+  there is no content, or with --verbose. --json: {"name", "truncated", "result"}.
+  Exit 0; 1 when the tool reported an error (isError); 2 for arguments the schema refuses; 3 for an
+  unknown tool (with the nearest names); 4-7 as in the table.
+Examples:
+  $ mcpwire call add a=40 b=2 -- node examples/echo-server.mjs
+  40 + 2 = 42
+  $ echo '{"message": "hi"}' | mcpwire call echo - --config mcpwire.json`,
+  resources: `mcpwire resources [--server KEY] [SERVER OPTIONS] [--json]
+  Lists the resources of every server that offers them (or of one): URI, name, MIME type.
+Example:
+  $ mcpwire resources -- npx -y @modelcontextprotocol/server-everything
+  server-everything (7 resources)
+    demo://resource/static/document/architecture.md  architecture.md  text/markdown`,
+  templates: `mcpwire templates [--server KEY] [SERVER OPTIONS] [--json]
+  Lists the resource templates (URI templates) of every server that offers them (or of one).
+Example:
+  $ mcpwire templates --url http://localhost:3001/mcp
+  localhost (2 templates)
+    demo://resource/dynamic/text/{resourceId}  Dynamic Text Resource`,
+  read: `mcpwire read URI [--server KEY] [SERVER OPTIONS] [--json]
+  Reads one resource: text as is, binary content described by MIME type and size.
+  With several servers, --server says which.
+Example:
+  $ mcpwire read demo://resource/dynamic/text/1 -- npx -y @modelcontextprotocol/server-everything
+  Resource 1: This is a plaintext resource`,
+  prompts: `mcpwire prompts [--server KEY] [SERVER OPTIONS] [--json]
+  Lists the prompts of every server that offers them (or of one), as name(arguments).
+Example:
+  $ mcpwire prompts -- npx -y @modelcontextprotocol/server-everything
+  server-everything (4 prompts)
+    simple-prompt()                   A prompt with no arguments
+    args-prompt(city: string, state?: string)  A prompt with two arguments, one required`,
+  prompt: `mcpwire prompt NAME [k=v...] [--server KEY] [SERVER OPTIONS] [--json]
+  Gets one prompt with its arguments (strings) and prints its messages as [role] text.
+  With several servers, --server says which.
+Example:
+  $ mcpwire prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything
+  [user] What's weather in Paris?`,
+  ping: `mcpwire ping [--server KEY] [SERVER OPTIONS] [--json]
+  Starts each server (or one) and pings it; prints the round-trip time.
+Example:
+  $ mcpwire ping -- node examples/echo-server.mjs
+  echo-server  ok  1.2 ms`,
+  doctor: `mcpwire doctor [SERVER OPTIONS] [--json]
+  Loads the config (syntax, schema, secrets, paths), starts every enabled server, lists what is wrong,
+  and warns of secret-looking variables of this environment that a stdio server would inherit.
+  Exit 0 with no problems; otherwise the status of the first problem (3 config, 4 a server that will
+  not start, ...).
+Example:
+  $ mcpwire doctor --config mcpwire.json
+  ok   example (ready, 2 tools)
+  no problems found`,
+  config: `mcpwire config sources [--json]
+mcpwire config show [--config FILE|CLIENT] [--json]
+  sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
+  this project and for this user, found or not, with their server counts.
+  show: the config's servers as mcpwire reads them, secret values as ***.`,
+  demo: `mcpwire demo [--json] [--verbose]
+  Connects to the example server bundled with mcpwire, lists its tools and calls echo. The only command
+  that uses the bundled example config.`,
+  conformance: `mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
+  Replays transcripts against the client; prints pass/FAIL per case. Exit 0 only if all pass, else 1.`,
+  record: `mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT])
+    (--config FILE [--server KEY] | --url URL [--transport sse] | -- CMD ARGS...)
+    [--description TEXT] [--timeout MS] [--replace FROM=TO] [--replace-pattern RE=TO]
+  Writes a transcript (conformance/RECORDING.md): --ops drives this client through a JSON array of ops
+  and fills in what came back; --proxy stands between any client and the server (stdio: spawn
+  mcpwire record --proxy ... -- SERVER instead of the server; --listen: Streamable HTTP), forwards
+  every byte unchanged and records the wire. Secret values are redacted in the file.
+  Replay it with mcpwire conformance FILE.jsonl.`,
+  'conformance-client': `mcpwire conformance-client URL
+  The client the official MCP conformance suite runs (the scenario from $MCP_CONFORMANCE_SCENARIO).`,
+  bench: `mcpwire bench [--quick] [--json] [--only NAME]
+  Runs the benchmarks in bench/ (in a clone of the repository only).`,
+};
+
+/** The help of one command, with the option blocks that apply to it. */
+export function commandHelp(command: string): string {
+  const own = COMMANDS[command];
+  if (own === undefined) return USAGE;
+  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench'].includes(command);
+  const sections = [own];
+  if (talksToServers) sections.push(SERVER_OPTIONS, COMMON_OPTIONS, EXIT_TABLE);
+  else if (command === 'demo') sections.push(COMMON_OPTIONS, EXIT_TABLE);
+  return `${sections.join('\n\n')}\n`;
+}
+
+export function isCommand(name: string): boolean {
+  return name in COMMANDS;
+}
