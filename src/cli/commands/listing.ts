@@ -4,8 +4,10 @@
 
 import type { McpClient } from '../../client/client.js';
 import { exitCodeOf } from '../exit-codes.js';
-import { err } from '../process.js';
-import type { Session } from '../session.js';
+import { parseCommandLine } from '../options.js';
+import { err, out } from '../process.js';
+import { plural, printRows } from '../render.js';
+import { withSession, type Session } from '../session.js';
 
 export interface Listed<T> {
   server: string;
@@ -40,4 +42,31 @@ export async function listEach<T>(session: Session, capability: 'resources' | 'p
     }
   });
   return { listed, status };
+}
+
+/** One listing command: what it lists, under which JSON key, and how an item reads as a row. */
+export interface ListingSpec<T> {
+  command: string;
+  capability: 'resources' | 'prompts';
+  list(client: McpClient, session: Session): Promise<T[]>;
+  /** The key of each server's items in --json output, and the noun for a count (singular). */
+  jsonKey: string;
+  noun: string;
+  row(item: T): [string, string];
+}
+
+/** Runs a listing command: every selected server's items, as JSON or as rows under a header per server. */
+export function runListing<T>(args: string[], spec: ListingSpec<T>): Promise<number> {
+  const line = parseCommandLine(spec.command, args);
+  return withSession(spec.command, line, async (session) => {
+    const { listed, status } = await listEach(session, spec.capability, (client) => spec.list(client, session));
+    if (line.values.json) out(`${JSON.stringify(listed.map((l) => ({ server: l.server, [spec.jsonKey]: l.items ?? [] })), null, 2)}\n`);
+    else {
+      for (const { server, items } of listed) {
+        out(items === undefined ? `${server} (offers no ${spec.capability})\n` : `${server} (${plural(items.length, spec.noun)})\n`);
+        printRows((items ?? []).map(spec.row));
+      }
+    }
+    return status;
+  });
 }

@@ -5,29 +5,25 @@ import type { Prompt } from '../../client/results.js';
 import { firstLine } from '../../util/text.js';
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
-import { plural, printMessages, printRows } from '../render.js';
+import { printMessages } from '../render.js';
 import { isKeyValue } from '../schema.js';
 import { withSession } from '../session.js';
 import { UsageError } from '../usage.js';
-import { listEach } from './listing.js';
+import { runListing } from './listing.js';
 
 /** `name(a: string, b?: string)`: prompt arguments are strings (MCP prompts, prompts/get). */
 function promptSignature(prompt: Prompt): string {
   return `${prompt.name}(${(prompt.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}: string`).join(', ')})`;
 }
 
-export async function prompts(args: string[]): Promise<number> {
-  const line = parseCommandLine('prompts', args);
-  return withSession('prompts', line, async (session) => {
-    const { listed, status } = await listEach(session, 'prompts', async (client) => (await client.listPrompts(session.requestOptions())).prompts);
-    if (line.values.json) out(`${JSON.stringify(listed.map((l) => ({ server: l.server, prompts: l.items ?? [] })), null, 2)}\n`);
-    else {
-      for (const { server, items } of listed) {
-        out(items === undefined ? `${server} (offers no prompts)\n` : `${server} (${plural(items.length, 'prompt')})\n`);
-        printRows((items ?? []).map((p) => [promptSignature(p), p.description ? firstLine(p.description, 100) : '']));
-      }
-    }
-    return status;
+export function prompts(args: string[]): Promise<number> {
+  return runListing(args, {
+    command: 'prompts',
+    capability: 'prompts',
+    list: async (client, session) => (await client.listPrompts(session.requestOptions())).prompts,
+    jsonKey: 'prompts',
+    noun: 'prompt',
+    row: (p: Prompt) => [promptSignature(p), p.description ? firstLine(p.description, 100) : ''],
   });
 }
 

@@ -3,38 +3,30 @@
 
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
-import { plural, printContents, printRows } from '../render.js';
+import { printContents } from '../render.js';
 import { withSession } from '../session.js';
 import { UsageError } from '../usage.js';
-import { listEach } from './listing.js';
+import { runListing } from './listing.js';
 
-export async function resources(args: string[]): Promise<number> {
-  const line = parseCommandLine('resources', args);
-  return withSession('resources', line, async (session) => {
-    const { listed, status } = await listEach(session, 'resources', async (client) => (await client.listResources(session.requestOptions())).resources);
-    if (line.values.json) out(`${JSON.stringify(listed.map((l) => ({ server: l.server, resources: l.items ?? [] })), null, 2)}\n`);
-    else {
-      for (const { server, items } of listed) {
-        out(items === undefined ? `${server} (offers no resources)\n` : `${server} (${plural(items.length, 'resource')})\n`);
-        printRows((items ?? []).map((r) => [r.uri, [r.title ?? r.name, r.mimeType].filter(Boolean).join('  ')]));
-      }
-    }
-    return status;
+export function resources(args: string[]): Promise<number> {
+  return runListing(args, {
+    command: 'resources',
+    capability: 'resources',
+    list: async (client, session) => (await client.listResources(session.requestOptions())).resources,
+    jsonKey: 'resources',
+    noun: 'resource',
+    row: (r) => [r.uri, [r.title ?? r.name, r.mimeType].filter(Boolean).join('  ')],
   });
 }
 
-export async function templates(args: string[]): Promise<number> {
-  const line = parseCommandLine('templates', args);
-  return withSession('templates', line, async (session) => {
-    const { listed, status } = await listEach(session, 'resources', async (client) => (await client.listResourceTemplates(session.requestOptions())).resourceTemplates);
-    if (line.values.json) out(`${JSON.stringify(listed.map((l) => ({ server: l.server, resourceTemplates: l.items ?? [] })), null, 2)}\n`);
-    else {
-      for (const { server, items } of listed) {
-        out(items === undefined ? `${server} (offers no resources)\n` : `${server} (${plural(items.length, 'template')})\n`);
-        printRows((items ?? []).map((t) => [t.uriTemplate, [t.title ?? t.name, t.mimeType].filter(Boolean).join('  ')]));
-      }
-    }
-    return status;
+export function templates(args: string[]): Promise<number> {
+  return runListing(args, {
+    command: 'templates',
+    capability: 'resources',
+    list: async (client, session) => (await client.listResourceTemplates(session.requestOptions())).resourceTemplates,
+    jsonKey: 'resourceTemplates',
+    noun: 'template',
+    row: (t) => [t.uriTemplate, [t.title ?? t.name, t.mimeType].filter(Boolean).join('  ')],
   });
 }
 
