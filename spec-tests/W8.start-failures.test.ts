@@ -84,14 +84,22 @@ test('W8: a NUL byte in an environment value is a ConfigError naming the variabl
   assert.equal(ends.length, 1);
 });
 
-test('W8: StdioTransport.start() rejects, never throws, for a configuration that cannot work', () => {
+test('W8: StdioTransport.start() rejects, never throws, for a configuration that cannot work', async (t) => {
   const handlers = { onMessage() {}, onAnswersLost() {}, onSessionExpired() {}, onClose() {} };
-  for (const options of [{ command: [] as string[] }, { command: ['x\0'] }, { command: ['node'], env: { A: '\0' } }, { command: ['node'], cwd: FIXTURE }]) {
+  const cases: [StdioTransportOptions, typeof ConfigError | typeof ClosedError][] = [
+    [{ command: [] }, ConfigError],
+    [{ command: ['x\0'] }, ConfigError],
+    [{ command: ['node'], env: { A: '\0' } }, ConfigError],
+    [{ command: ['node'], cwd: FIXTURE }, ClosedError],
+  ];
+  for (const [options, expected] of cases) {
+    const transport = new StdioTransport(options);
+    t.after(() => transport.close());
     let started: Promise<void> | undefined;
     assert.doesNotThrow(() => {
-      started = new StdioTransport(options).start(handlers);
+      started = transport.start(handlers);
     }, JSON.stringify(options));
-    void started!.catch(() => {});
+    await assert.rejects(started!, expected, JSON.stringify(options));
   }
 });
 
