@@ -40,18 +40,17 @@ test('L2: when the launcher exits and the server keeps the pipes open, pending c
   const { client, pids } = await startWrapped(t, 'ignore-eof', { shutdownStepMs: 200 });
   const pending = client.callTool('hang', {}, { timeoutMs: 20_000 });
   await client.ping();
-  const startedAt = Date.now();
   process.kill(pids.wrapper, 'SIGUSR1');
-  const error = await pending.then(
+  // Sampled in the rejection itself: the call must fail on the launcher's
+  // exit, while the grandchild still holds the pipes, not when it goes away.
+  const { error, serverAlive } = await pending.then(
     () => assert.fail('hang is never answered'),
-    (e: unknown) => e,
+    (e: unknown) => ({ error: e, serverAlive: isAlive(pids.server) }),
   );
-  const tookMs = Date.now() - startedAt;
-  assert.ok(error instanceof ClosedError, `expected ClosedError, got ${String(error)}`);
+  assert.ok(error instanceof ClosedError, `expected ClosedError (not a timeout), got ${String(error)}`);
   assert.equal(error.reason, 'exited');
   assert.equal(error.exitCode, 7, 'the launcher exit is what is reported');
-  // The drain after an exit is short (150 ms), not the life of the grandchild that holds the pipes.
-  assert.ok(tookMs < 1_000, `the call failed ${tookMs} ms after the launcher was told to exit`);
+  assert.ok(serverAlive, `the server ${pids.server} still ran when the call failed`);
   await client.close();
   assert.ok(await waitGone(pids.server, 1_000), `the server ${pids.server} left behind by its launcher is gone after close()`);
 });
@@ -63,6 +62,9 @@ test('L2: a host that exits without close() takes its servers along (launcher an
   const host = spawn(process.execPath, ['--import', 'tsx', HOST, 'exit', JSON.stringify(wrappedCommand('ignore-eof'))], {
     env: { ...process.env, WRAPPER_PIDS: pidsFile, WRAPPER_TERM: 'ignore' },
     stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.after(() => {
+    if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
   });
   let out = '';
   host.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -84,6 +86,9 @@ test('L2: after the host is SIGKILLed nothing of ours runs; a server that stops 
   const host = spawn(process.execPath, ['--import', 'tsx', HOST, 'wait', JSON.stringify(wrappedCommand('ok'))], {
     env: { ...process.env, WRAPPER_PIDS: pidsFile },
     stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.after(() => {
+    if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
   });
   const exited = new Promise((resolve) => host.once('exit', resolve));
   await new Promise<void>((resolve) => host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
