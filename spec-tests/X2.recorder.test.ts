@@ -18,6 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { runFile } from '../src/conformance/runner.js';
 import { SERVER_SIDES } from '../src/conformance/server-sides.js';
 import { connect } from '../src/index.js';
+import { within } from '../src/testing/http-fixture.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -79,6 +80,7 @@ test('X2 --proxy over stdio: the official SDK client spawns mcpwire record in pl
   const out = path.join(dir, 'sdk-through-proxy.jsonl');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'record', '--proxy', '--out', out, '--', process.execPath, everythingServerPath(), 'stdio'], cwd: root, stderr: 'pipe' });
   const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
+  t.after(() => client.close());
   await client.connect(transport);
   await client.listTools();
   const echo = await client.callTool({ name: 'echo', arguments: { message: 'through the recorder' } });
@@ -136,6 +138,9 @@ test('X2 --proxy over stdio forwards bytes unchanged both ways: banner, CRLF, ra
 
   async function drive(argv: string[], log: string): Promise<Buffer> {
     const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ODD_BYTES_LOG: log }, stdio: ['pipe', 'pipe', 'inherit'] });
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     const out: Buffer[] = [];
     // Both answers are in before the input ends: a client that ends its input is done, and the recorder stops there.
     const answered = new Promise<void>((resolve) => {
@@ -148,9 +153,9 @@ test('X2 --proxy over stdio forwards bytes unchanged both ways: banner, CRLF, ra
       child.stdin!.write(chunk);
       await new Promise((resolve) => setTimeout(resolve, 30));
     }
-    await answered;
+    await within(answered, `both answers from ${argv.join(' ')}`, 15_000);
     child.stdin!.end();
-    assert.equal(await exited(child), 0);
+    assert.equal(await within(exited(child), `${argv.join(' ')} to exit at the end of its input`, 15_000), 0);
     return Buffer.concat(out);
   }
 
