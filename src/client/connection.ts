@@ -8,7 +8,7 @@
 // handshake again (`renewSession`), then sends them, and sends once more the
 // messages the server refused for that reason.
 
-import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type McpClientError } from '../errors.js';
+import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
 import { excerpt, scrubDiagnostic, type Diagnostic, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
@@ -551,11 +551,13 @@ export class Connection {
   /** The error a request gets when the connection is (or goes) away, naming the method. */
   closedError(method?: string): McpClientError {
     const site = { server: this.server, method };
-    const end = this.end;
-    if (!end) return new ClosedError(site, { reason: 'not-connected' });
-    if (end.reason === 'too-large') return new MessageTooLargeError(site, end.limitBytes);
-    return new ClosedError(site, end);
+    return this.end ? errorForEnd(site, this.end) : new ClosedError(site, { reason: 'not-connected' });
   }
+}
+
+/** The typed error for a connection that ended this way: what its pending requests get. */
+export function errorForEnd(site: ErrorSite, end: TransportEnd): McpClientError {
+  return end.reason === 'too-large' ? new MessageTooLargeError(site, end.limitBytes) : new ClosedError(site, end);
 }
 
 /** How a connection whose transport could not start ended: the transport's own account of it. */

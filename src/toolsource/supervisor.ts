@@ -7,6 +7,8 @@
 // idempotent. Timing comes from an injectable clock.
 
 import { connect } from '../client/connect.js';
+import { errorForEnd } from '../client/connection.js';
+import { redact } from '../transport/redact.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
 import { ClosedError, McpClientError, type McpErrorCode } from '../errors.js';
@@ -79,6 +81,8 @@ export interface SupervisorOptions {
   client: McpClientOptions;
   /** Discover again on tools/list_changed. */
   rediscover: boolean;
+  /** Values from the config that must not show in status or errors (resolved secret_refs, env references). */
+  secrets: readonly string[];
   /** The connection's tools changed (discovery at start, a list_changed); returns how many were registered. */
   onTools(tools: readonly Tool[]): number;
   onState(status: ServerStatus): void;
@@ -94,6 +98,8 @@ export class ServerSupervisor {
   private starting: Promise<McpClient> | undefined;
   /** Aborts a start in progress when the source closes. */
   private startAbort: AbortController | undefined;
+  /** The client of a start that has connected and is discovering: close() ends it at once. */
+  private discovering: McpClient | undefined;
   private timer: unknown;
   private reason: string | undefined;
   private lastError: string | undefined;
@@ -114,7 +120,7 @@ export class ServerSupervisor {
     private readonly options: SupervisorOptions,
   ) {
     this.state = server.disabled ? 'disabled' : 'idle';
-    if (server.disabled) this.reason = 'disabled in the operator config';
+    if (server.disabled) this.reason = server.tools.enabled ? 'disabled in the operator config' : 'tools.enabled is false: it would register no tools';
   }
 
   get key(): string {
@@ -126,18 +132,26 @@ export class ServerSupervisor {
       key: this.key,
       state: this.state,
       transport: this.client?.transportKind ?? this.server.params.transport,
-      reason: this.reason,
+      reason: this.scrub(this.reason),
       nextAttemptAt: this.state === 'restarting' ? this.nextAttemptAt : undefined,
       restarts: this.restarts,
       consecutiveFailures: this.failures,
-      lastError: this.lastError,
+      lastError: this.scrub(this.lastError),
       lastErrorCode: this.lastErrorCode,
-      stderrTail: this.client?.stderrTail() || this.lastStderr,
-      pid: this.state === 'ready' || this.state === 'starting' ? this.client?.pid : undefined,
+      stderrTail: this.scrub(this.client?.stderrTail() || this.lastStderr) ?? '',
+      pid: this.state === 'ready' ? this.client?.pid : undefined,
       tools: this.toolCount,
       calls: this.calls,
       errors: this.errors,
     };
+  }
+
+  /**
+   * The config's secret values out of text a host shows: a server may print
+   * its environment on stderr, and errors carry the stderr tail.
+   */
+  private scrub(text: string | undefined): string | undefined {
+    return text === undefined || this.options.secrets.length === 0 ? text : redact(text, this.options.secrets);
   }
 
   /** The connected client, starting the server if it is idle; waits for a start in progress. */
@@ -188,10 +202,10 @@ export class ServerSupervisor {
     this.cancelTimer();
     this.setState('closed');
     this.startAbort?.abort(new ClosedError({ server: this.key }, { reason: 'closed' }));
-    const starting = this.starting;
     const client = this.client;
     this.client = undefined;
-    await Promise.allSettled([client?.close(), starting?.then((c) => c.close())]);
+    // A start in progress ends with its client closed (see start()); closing the one discovering stops its tools/list now.
+    await Promise.allSettled([client?.close(), this.discovering?.close(), this.starting]);
   }
 
   // --- lifecycle -------------------------------------------------------------------
@@ -205,12 +219,11 @@ export class ServerSupervisor {
       this.setState('failed');
       return Promise.reject(this.unavailable());
     }
-    this.setState('starting');
     this.starting = this.connectAndDiscover().then(
-      (client) => {
+      async (client) => {
         this.starting = undefined;
         if (this.state !== 'starting') {
-          void client.close(); // closed or disabled meanwhile
+          await client.close(); // closed meanwhile: the process is gone before close() returns
           throw this.unavailable();
         }
         this.client = client;
@@ -225,6 +238,8 @@ export class ServerSupervisor {
         throw error;
       },
     );
+    // Set after the promise exists, so a listener that calls ready() on 'starting' waits for it.
+    this.setState('starting');
     return this.starting;
   }
 
@@ -246,12 +261,15 @@ export class ServerSupervisor {
       },
     };
     client = await connectServer(this.server, options, abort.signal);
+    this.discovering = client;
     try {
       await this.discover(client);
     } catch (error) {
       this.lastStderr = client.stderrTail();
       await client.close().catch(() => {});
       throw error;
+    } finally {
+      this.discovering = undefined;
     }
     return client;
   }
@@ -279,7 +297,7 @@ export class ServerSupervisor {
     this.client = undefined;
     // A server that stayed up for the stability window has recovered: this crash starts a new count.
     if (this.readyAt !== undefined && this.options.clock.now() - this.readyAt >= this.options.restart.stableAfterMs) this.failures = 0;
-    this.failed(new ClosedError({ server: this.key }, end.reason === 'too-large' ? { reason: 'transport', cause: new Error(`a message exceeded ${end.limitBytes} bytes`) } : end));
+    this.failed(errorForEnd({ server: this.key }, end));
   }
 
   /** One more consecutive failure: schedule the next start, or give up after maxFailures. */
@@ -326,7 +344,7 @@ export class ServerSupervisor {
           : this.state === 'disabled'
             ? `it is ${this.reason ?? 'disabled'}`
             : 'the tool source is closed';
-    return new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(why) });
+    return new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(this.scrub(why)) });
   }
 }
 

@@ -100,6 +100,7 @@ export class ToolSource {
         clock,
         restart,
         rediscover: options.rediscover ?? true,
+        secrets: options.config.secrets,
         client: {
           ...options.client,
           ...(handlers ? { handlers } : {}),
