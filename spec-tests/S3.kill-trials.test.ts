@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedError, McpClient, StdioTransport } from '../src/index.js';
+import { within } from '../src/testing/http-fixture.js';
 import { waitGone } from './helpers/fault-harness.js';
 import { prng, quickServer, seedFor, trialCount } from './helpers/trials.js';
 
@@ -25,7 +26,7 @@ interface Outcome {
   settledAt: number;
 }
 
-async function trial(random: () => number): Promise<{ outcomes: Outcome[]; killedAt: number; pid: number }> {
+async function trial(random: () => number, where: string): Promise<{ outcomes: Outcome[]; killedAt: number; pid: number }> {
   const transport = new StdioTransport({ command: quickServer('ok'), server: 'kill-trial', shutdownStepMs: 200 });
   const client = new McpClient(transport);
   await client.connect();
@@ -56,10 +57,12 @@ async function trial(random: () => number): Promise<{ outcomes: Outcome[]; kille
     if (random() < 0.2) await delay(random() * 3);
   }
   await killer;
-  const settled = await Promise.race([Promise.all(outcomes), delay(SETTLE_WITHIN_MS + 1_000).then(() => undefined)]);
-  await client.close();
-  assert.ok(settled, `not every call settled within ${SETTLE_WITHIN_MS + 1_000} ms of the kill`);
-  return { outcomes: settled, killedAt, pid };
+  try {
+    const settled = await within(Promise.all(outcomes), `${where}: every call to settle after the kill`, SETTLE_WITHIN_MS);
+    return { outcomes: settled, killedAt, pid };
+  } finally {
+    await client.close();
+  }
 }
 
 test(`S3: ${CALLS} calls in flight, server SIGKILLed at a random moment: every call settles (answered or ClosedError) within ${SETTLE_WITHIN_MS} ms, no unhandled rejection (${TRIALS} trials)`, async (t) => {
@@ -75,8 +78,8 @@ test(`S3: ${CALLS} calls in flight, server SIGKILLed at a random moment: every c
   let closed = 0;
   const startedAt = Date.now();
   for (let i = 0; i < TRIALS; i++) {
-    const { outcomes, killedAt, pid } = await trial(random);
     const where = `trial ${i}, seed ${seed}`;
+    const { outcomes, killedAt, pid } = await trial(random, where);
     for (const outcome of outcomes) {
       assert.notEqual(outcome.status, 'other', `${where}: ${outcome.detail}`);
       if (outcome.tool === 'hang') assert.equal(outcome.status, 'closed', `${where}: hang is never answered`);
@@ -84,7 +87,6 @@ test(`S3: ${CALLS} calls in flight, server SIGKILLed at a random moment: every c
       if (outcome.status === 'answered') answered++;
       else closed++;
     }
-    assert.ok(slowest <= SETTLE_WITHIN_MS, `${where}: a call settled ${slowest} ms after the kill`);
     assert.ok(await waitGone(pid), `${where}: the server is gone`);
   }
   await delay(50); // an unhandled rejection is reported after the microtask queue drains
