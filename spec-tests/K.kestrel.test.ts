@@ -246,9 +246,7 @@ describe('K6: sampling, opt-in', () => {
     );
     const controller = new AbortController();
     const call = mcp.call('asker', 'sample', {}, { signal: controller.signal });
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => seen && (clearInterval(poll), resolve()), 5);
-    });
+    await until(() => seen !== undefined, 'the sampler to be called');
     controller.abort(new Error('turn cancelled'));
     await assert.rejects(call, /turn cancelled/);
     assert.equal(seen!.aborted, true);

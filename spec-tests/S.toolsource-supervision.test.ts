@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ClosedError } from '../src/errors.js';
 import type { ServerStatus } from '../src/toolsource/supervisor.js';
+import { until } from '../src/testing/http-fixture.js';
 import { isAlive } from '../src/util/process-alive.js';
 import { fileURLToPath } from 'node:url';
 import { ManualClock, TOOLSOURCE_FIXTURE, configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
@@ -151,9 +152,7 @@ describe('S4/S5: shutdown and state', () => {
     const log = tempLog(t);
     const source = await openForTest(t, { config: configOf([fixtureServer('slow', { TS_LOG: log, TS_INIT_DELAY_MS: '5000' })]) });
     const discovering = source.tools();
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => starts(log) > 0 && (clearInterval(poll), resolve()), 10);
-    });
+    await until(() => starts(log) > 0, 'the slow server to start');
     const pid = Number(readFileSync(log, 'utf8').split('\n')[0]!.split(' ')[1]);
     await source.close();
     await discovering;

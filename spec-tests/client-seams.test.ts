@@ -263,11 +263,11 @@ describe('escape hatches (K1)', () => {
           // Ask the client something first, on the response stream, then answer.
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 'q1', method: 'x-vendor/whoami', params: { detail: true } })}\n\n`);
-          const waitForAnswer = setInterval(() => {
-            if (seen.length === 0) return;
-            clearInterval(waitForAnswer);
-            res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`);
-          }, 5);
+          // Without the client's answer the stream is dropped, so the call fails rather than hangs.
+          void until(() => seen.length > 0, 'the answer to x-vendor/whoami').then(
+            () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`),
+            () => res.destroy(),
+          );
           return;
         }
         respond({ error: { code: -32601, message: 'Method not found' } });
