@@ -109,6 +109,8 @@ export class McpClient {
   private readonly transport: Transport;
   private readonly handshake: Handshake;
   private connectTimeoutMs: number | undefined;
+  /** connect()'s handshake, which a renewal reported during it waits for. */
+  private firstHandshake: Promise<ServerProfile> | undefined;
   private known: ServerProfile | undefined;
 
   constructor(
@@ -192,7 +194,8 @@ export class McpClient {
     this.connectTimeoutMs = options.timeoutMs;
     try {
       await this.connection.open();
-      this.known = await this.runHandshake(options.signal);
+      this.firstHandshake = this.runHandshake(options.signal);
+      this.known = await this.firstHandshake;
       this.transport.handshakeComplete?.();
       return this.known;
     } catch (error) {
@@ -213,10 +216,24 @@ export class McpClient {
 
   /** The transport reported an expired session: the handshake again, then what the server said this time. */
   private async renewSession(): Promise<void> {
-    if (!this.known) return; // still connecting: connect()'s own handshake fails and reports it
+    if (!this.known) {
+      // Expired while connect() runs its handshake. If that fails, connect() reports it; if it succeeds, it
+      // may have finished on the session that just ended (a legacy SSE stream that dropped after the
+      // initialize answer), so the handshake runs again on the new one.
+      const connected = await this.firstHandshake?.then(
+        () => true,
+        () => false,
+      );
+      if (!connected) return;
+    }
     this.known = await this.runHandshake();
     this.transport.handshakeComplete?.();
-    this.options.onSessionRenewed?.(this.known);
+    try {
+      this.options.onSessionRenewed?.(this.known);
+    } catch (error) {
+      // A host hook that throws is reported, like every other hook; it must not end the connection.
+      this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'onSessionRenewed', error });
+    }
   }
 
   private capabilities(): JsonObject {

@@ -125,7 +125,7 @@ export class Connection {
   private renewal: Promise<void> | undefined;
   /** Another expiry was reported while the renewal ran (a legacy SSE stream that dropped again). */
   private expiredDuringRenewal = false;
-  /** Counts completed renewals: a message refused for a session older than the current one is just sent again. */
+  /** Counts renewals begun: a message refused for a session older than the current one is just sent again. */
   private sessionEpoch = 0;
   private readonly ended: Promise<TransportEnd>;
   private resolveEnded!: (end: TransportEnd) => void;
@@ -305,9 +305,11 @@ export class Connection {
     this.renewal = (async () => {
       for (;;) {
         this.expiredDuringRenewal = false;
+        // A new epoch from the start: a refusal that arrives meanwhile for a message of the old session is
+        // that same expiry (its message waits at the gate and goes again), not a reason to renew once more.
+        this.sessionEpoch++;
         try {
           await renew();
-          this.sessionEpoch++;
           return;
         } catch (error) {
           if (this.currentState !== 'open') return;
@@ -363,8 +365,9 @@ export class Connection {
     this.settle(id, entry);
     this.abandoned.add(id);
     if (this.abandoned.size > ABANDONED_IDS_KEPT) this.abandoned.delete(this.abandoned.values().next().value!);
-    // MCP lifecycle: "The initialize request MUST NOT be cancelled by clients."
-    if (entry.method !== 'initialize' && this.currentState === 'open') {
+    // MCP lifecycle: "The initialize request MUST NOT be cancelled by clients." A request still held at the
+    // renewal gate never reached the server: there is nothing to cancel there.
+    if (entry.method !== 'initialize' && entry.sent && this.currentState === 'open') {
       const why = reason instanceof TimeoutError ? `timed out after ${entry.timeoutMs} ms` : 'aborted by the client';
       const told = this.notify('notifications/cancelled', { requestId: id, reason: why });
       // The transport may stop the request's work once the server has heard why (an HTTP stream closing).

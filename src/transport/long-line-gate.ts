@@ -50,13 +50,15 @@ export function createLongLineGate(framer: LineFramer, maxMessageBytes: number, 
   return {
     push(chunk: Buffer): void {
       if (stopped) return;
+      // The common case, nothing held and a line that stays short even if this read does not end it:
+      // straight to the framer, which is the one to look for newlines in it.
+      if (heldBytes === 0 && framer.pendingBytes + chunk.length < holdFrom) return framer.push(chunk);
       if (chunk.indexOf(NEWLINE) !== -1) {
-        release();
+        if (heldBytes > 0) release();
         framer.push(chunk);
         return;
       }
       const lineBytes = framer.pendingBytes + heldBytes + chunk.length;
-      if (heldBytes === 0 && lineBytes < holdFrom) return framer.push(chunk);
       // The framer excludes a final '\r' (of a CRLF to come) from the size: one byte over may still fit.
       if (lineBytes > maxMessageBytes + 1) {
         stopped = true;
