@@ -172,12 +172,11 @@ export class ToolSource {
   private dispatch(definition: ToolDefinition, args: JsonObject, options: ToolCallOptions): Promise<ToolCallResult> {
     const supervisor = this.supervisors.get(definition.mcp_server)!;
     const server = supervisor.server;
-    const timeoutMs = options.timeoutMs ?? server.timeoutMs ?? this.options.config.defaultTimeoutMs;
-    const requestOptions = options.signal ? { timeoutMs, signal: options.signal } : { timeoutMs };
     const tool = definition.mcp_tool_name;
     const cap = this.options.config.resultCapBytes;
+    // The client's default timeout is already this server's (see the constructor); the caller's own overrides it.
     return supervisor
-      .run((client) => client.callTool(tool, args, requestOptions), this.options.serializeCalls ?? false)
+      .run((client) => client.callTool(tool, args, options), this.options.serializeCalls ?? false)
       .then((result) => {
         const capped = capResult(result, cap);
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
@@ -285,17 +284,13 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  * every server before it resolves.
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
-  const { project, projectLocal, local, daemonConfig, env, ...rest } = options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
-  const config =
-    options.config ??
-    (await loadToolSourceConfig({
-      config: project!,
-      ...(projectLocal !== undefined ? { projectLocal } : {}),
-      ...(local !== undefined ? { local } : {}),
-      ...(daemonConfig !== undefined ? { daemonConfig } : {}),
-      ...(env !== undefined ? { env } : {}),
-    }));
-  const source = new ToolSource({ ...rest, config } as ToolSourceOptions);
+  // The tool source's own options by name; everything else is for loading the config.
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, ...load } = options as OpenToolSourceOptions &
+    Partial<LoadToolSourceOptions> & { project?: string };
+  const config = given ?? (await loadToolSourceConfig({ ...load, config: project! }));
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover };
+  for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
+  const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();
   return source;
 }
