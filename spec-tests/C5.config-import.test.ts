@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/errors.js';
 import { findConfigSources } from '../src/toolsource/config/client-locations.js';
 import { loadToolSourceConfig } from '../src/toolsource/config/load.js';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -23,12 +23,6 @@ const ECHO_SERVER = path.join(root, 'examples', 'echo-server.mjs');
 /** A secret that must never be printed: any appearance in output or an error fails the test. */
 const CANARY = `sk-canary-${randomBytes(8).toString('hex')}`;
 const ENV = { GITHUB_TOKEN: CANARY, ORG_ID: 'org-42' };
-
-function tempDir(t: { after(fn: () => void): void }): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpwire-c5-')));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 function put(file: string, text: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -60,7 +54,7 @@ test('C5: JSON with comments and trailing commas (VS Code, Cursor): "//" and "/*
   const cursor = loadToolSourceConfig({ config: path.join(FIXTURES, 'cursor.mcp.json'), env: ENV });
   const args = (cursor.servers[1]!.params as { args?: readonly string[] }).args!;
   assert.deepEqual(args.slice(1), ['--glob', 'src/**/*.ts', 'http://not-a-comment.test//x']);
-  const broken = put(path.join(tempDir(t), '.vscode', 'mcp.json'), `{\n  // fine\n  "servers": {\n    "a": { "command": "x", "env": { "K": "${CANARY}" } }\n    "b": {}\n  }\n}\n`);
+  const broken = put(path.join(tempDir(t, 'c5'), '.vscode', 'mcp.json'), `{\n  // fine\n  "servers": {\n    "a": { "command": "x", "env": { "K": "${CANARY}" } }\n    "b": {}\n  }\n}\n`);
   assert.throws(() => loadToolSourceConfig({ config: broken }), (error: unknown) => {
     assert.ok(error instanceof ConfigError);
     assert.equal(error.message, `${broken}:5:5: not valid JSON: expected , or } after the value`);
@@ -112,7 +106,7 @@ test('C5: config show prints every fixture with the canary secret masked as ***,
 });
 
 test('C5: the canary never appears in an error message: broken JSON next to it, an unreadable Codex file holding it', (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'c5');
   const json = put(path.join(dir, 'mcp.json'), `{"mcpServers": {"a": {"command": "x", "env": {"TOKEN": "${CANARY}"} "oops": 1}}}`);
   const toml = put(path.join(dir, 'config.toml'), `[mcp_servers.a]\ncommand = "x"\nenv = { "TOKEN" = "${CANARY}" \n`);
   for (const file of [json, toml]) {
@@ -124,8 +118,8 @@ test('C5: the canary never appears in an error message: broken JSON next to it, 
 });
 
 test('C5: config sources lists each client\'s project and user files under a fake home and project: found or not, server counts (--json too)', (t) => {
-  const home = tempDir(t);
-  const project = tempDir(t);
+  const home = tempDir(t, 'c5');
+  const project = tempDir(t, 'c5');
   put(path.join(project, '.mcp.json'), '{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}');
   put(path.join(project, '.vscode', 'mcp.json'), '{ // comment\n "servers": {"v": {"type": "stdio", "command": "x"},},\n}');
   put(path.join(home, '.cursor', 'mcp.json'), '{"mcpServers": {"c": {"url": "https://c.example.test/mcp"}}}');
@@ -166,8 +160,8 @@ test('C5: the other platforms\' user locations: macOS Application Support, Windo
 });
 
 test('C5: --config cursor uses the project\'s .cursor/mcp.json before ~/.cursor/mcp.json; a client with no file says where it looked', (t) => {
-  const home = tempDir(t);
-  const project = tempDir(t);
+  const home = tempDir(t, 'c5');
+  const project = tempDir(t, 'c5');
   put(path.join(home, '.cursor', 'mcp.json'), '{"mcpServers": {"user-server": {"command": "x"}}}');
   const projectFile = put(path.join(project, '.cursor', 'mcp.json'), '{"mcpServers": {"project-server": {"command": "x"}}}');
   const run = mcpwire(['config', 'show', '--config', 'cursor', '--json'], { cwd: project, home });
@@ -181,7 +175,7 @@ test('C5: --config cursor uses the project\'s .cursor/mcp.json before ~/.cursor/
 });
 
 test('C5/U1: tools --config on a VS Code mcp.json with comments runs the example echo server', (t) => {
-  const project = tempDir(t);
+  const project = tempDir(t, 'c5');
   const file = put(
     path.join(project, '.vscode', 'mcp.json'),
     `{\n  // the repository's example server\n  "servers": {\n    "echo": {\n      "type": "stdio", /* VS Code requires it */\n      "command": "node",\n      "args": [${JSON.stringify(ECHO_SERVER)}],\n    },\n  },\n}\n`,

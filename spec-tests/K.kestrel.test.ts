@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { readKestrelConfig } from '../src/toolsource/kestrel/config.js';
@@ -18,6 +17,7 @@ import type { SamplingRequest } from '../src/toolsource/kestrel/sampling.js';
 import { until } from '../src/testing/http-fixture.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
 import { TOOLSOURCE_FIXTURE } from './helpers/toolsource.js';
+import { tempDir, tempLog } from './helpers/temp.js';
 
 type Logged = { level: string; message: string; data: Record<string, unknown> | undefined };
 
@@ -36,12 +36,6 @@ async function open(t: TestContext, plugin: unknown, extra: Partial<KestrelMcpOp
 
 const everything = { command: process.execPath, args: [everythingServerPath(), 'stdio'] };
 const fixture = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [TOOLSOURCE_FIXTURE], env });
-
-function tempLog(t: TestContext): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-kestrel-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, 'events.log');
-}
 
 describe('C4: the plugin config', () => {
   test('C4: a server with both or neither of command and url is logged as "mcp server failed" with the reason and skipped; the rest start', async (t) => {
@@ -183,7 +177,7 @@ describe('K3: the mcp service', () => {
 
 describe('K6: sampling, opt-in', () => {
   test('K6: disabled (the default): the capability is absent from initialize on the wire, and a request gets a JSON-RPC error', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'kestrel');
     const { mcp } = await open(t, { servers: { asker: fixture({ TS_LOG: log, TS_TOOLS: 'sample' }) } });
     const init = readFileSync(log, 'utf8').split('\n').find((line) => line.startsWith('initialize '))!;
     assert.deepEqual(JSON.parse(init.slice('initialize '.length)), {});
@@ -192,7 +186,7 @@ describe('K6: sampling, opt-in', () => {
   });
 
   test('K6: enabled: advertised; the sampler gets the capped maxTokens, the hinted model, the system prompt, placeholders for audio; request 9 of a call is refused', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'kestrel');
     const requests: SamplingRequest[] = [];
     const { mcp } = await open(
       t,
@@ -280,8 +274,7 @@ describe('beyond Kestrel\'s limits (off by default)', () => {
 
   test('Streamable HTTP: server-everything by url, the same tools and bridges', async (t) => {
     const { port } = await startEverythingHttp(t, 'streamableHttp');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-kestrel-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir(t, 'kestrel');
     const file = path.join(dir, 'kestrel.config.json');
     writeFileSync(file, JSON.stringify({ plugins: { config: { '@kestrel/plugin-mcp': { servers: { remote: { url: `http://127.0.0.1:${port}/mcp`, approval: 'auto' } } } } } }));
     const { logger } = recordingLogger();
@@ -296,8 +289,7 @@ describe('beyond Kestrel\'s limits (off by default)', () => {
 
 describe('C4 through the CLI', () => {
   test('C4/U1: tools --config on a Kestrel config file lists its servers\' tools and reports a skipped server with the reason', (t) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-kestrel-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir(t, 'kestrel');
     const file = path.join(dir, 'kestrel.config.json');
     const example = path.join(process.cwd(), 'examples', 'echo-server.mjs');
     writeFileSync(file, `{\n  // comments are fine\n  "plugins": {"config": {"@kestrel/plugin-mcp": {"servers": {\n    "example": {"command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(example)}]},\n    "both": {"command": "x", "url": "http://127.0.0.1:1/mcp"}\n  }}}}\n}\n`);

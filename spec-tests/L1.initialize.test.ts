@@ -4,8 +4,7 @@
 // send `notifications/initialized`. No request but `ping` before that.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { McpClient } from '../src/client/client.js';
@@ -13,6 +12,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/cli
 import { ClosedError, ProtocolError } from '../src/errors.js';
 import { INIT_RESULT, NO_ANSWER, ScriptedTransport, type WireMessage } from '../src/testing/scripted-transport.js';
 import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
+import { tempDir } from './helpers/temp.js';
 
 type Line = { id?: unknown; method?: string; params?: Record<string, unknown> };
 
@@ -52,8 +52,7 @@ describe('L1 initialize', { timeout: 30_000 }, () => {
   }
 
   test('L1: any other server version fails with a ProtocolError naming both, and initialized is not sent', async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-l1-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir(t, 'l1');
     const log = join(dir, 'received.log');
     const { client } = await startScriptedServer(t, ['--version=2023-01-01'], { env: { SCRIPTED_LOG: log }, connect: false });
     const error = await client.connect().then(

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedError, type TransportEnd } from '../src/index.js';
-import { startedPids, isAlive, logLines, tempLog, waitGone, start } from './helpers/fault-harness.js';
+import { startedPids, isAlive, logLines, waitGone, start } from './helpers/fault-harness.js';
+import { tempLog } from './helpers/temp.js';
 
 function events(file: string): string[] {
   return logLines(file).filter((line) => line.startsWith('EVENT '));

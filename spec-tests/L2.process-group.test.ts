@@ -8,14 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClosedError, StdioTransport } from '../src/index.js';
 import { liveProcessGroups } from '../src/transport/process-group.js';
 import { startedPids, waitGone, isAlive } from './helpers/fault-harness.js';
 import { killAfter, parseWrapperPids, startWrapped, wrappedCommand } from './helpers/wrapped.js';
+import { tempDir } from './helpers/temp.js';
 
 const posix = process.platform !== 'win32';
 const HOST = fileURLToPath(new URL('./fixtures/host-without-close.ts', import.meta.url));
@@ -56,8 +56,7 @@ test('L2: when the launcher exits and the server keeps the pipes open, pending c
 });
 
 test('L2: a host that exits without close() takes its servers along (launcher and server)', { skip: !posix }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-host-exit-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'host-exit');
   const pidsFile = join(dir, 'pids');
   const host = spawn(process.execPath, ['--import', 'tsx', HOST, 'exit', JSON.stringify(wrappedCommand('ignore-eof'))], {
     env: { ...process.env, WRAPPER_PIDS: pidsFile, WRAPPER_TERM: 'ignore' },
@@ -80,8 +79,7 @@ test('L2: a host that exits without close() takes its servers along (launcher an
 });
 
 test('L2: after the host is SIGKILLed nothing of ours runs; a server that stops at end of input still stops', { skip: !posix }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-host-kill-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'host-kill');
   const pidsFile = join(dir, 'pids');
   const host = spawn(process.execPath, ['--import', 'tsx', HOST, 'wait', JSON.stringify(wrappedCommand('ok'))], {
     env: { ...process.env, WRAPPER_PIDS: pidsFile },

@@ -5,8 +5,7 @@
 // (§5), one server's slowness never blocking another's calls.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ClosedError, ConfigError, TimeoutError } from '../src/errors.js';
@@ -14,12 +13,7 @@ import { PROVIDER_SAFE_NAME } from '../src/toolsource/naming.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
 import { configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
-
-function tempLog(t: { after(fn: () => void): void }): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ts-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, 'events.log');
-}
+import { tempLog } from './helpers/temp.js';
 
 const readLog = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
 
@@ -74,7 +68,7 @@ describe('R2 (ADR-0043 §1 tools): filters at registration', () => {
   });
 
   test('R2: tools.enabled false registers nothing and the server is never started', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { config: configOf([fixtureServer('quiet', { TS_LOG: log }, { tools: { enabled: false, allow: undefined, deny: [] } })]) });
     assert.deepEqual(await source.tools(), []);
     assert.equal(source.status()[0]!.state, 'disabled');
@@ -142,7 +136,7 @@ describe('R6 dispatch', () => {
   });
 
   test('R6: with serializeCalls a server gets one call at a time, in order', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { serializeCalls: true, config: configOf([fixtureServer('one', { TS_LOG: log, TS_TOOLS: 'echo,hang' }, { timeoutMs: 200 })]) });
     await source.tools();
     const first = source.call('mcp.one.hang');
@@ -156,7 +150,7 @@ describe('R6 dispatch', () => {
 
 describe('R7 discovery', () => {
   test('R7: servers are discovered concurrently: every initialize arrives before any is answered', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const barrier = path.join(path.dirname(log), 'barrier');
     mkdirSync(barrier);
     // Each server answers initialize only once all three have received one: one after another, this would wait 10 s per server.
@@ -192,7 +186,7 @@ describe('R7 discovery', () => {
 
 describe('sampling is refused (ADR-0043 §5)', () => {
   test('ADR-0043 §5: sampling/createMessage gets -32601 and the capability is never advertised', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { config: configOf([fixtureServer('asker', { TS_LOG: log, TS_TOOLS: 'sample' })]) });
     const result = await source.call('mcp.asker.sample');
     const block = result.result.content[0];
@@ -205,7 +199,7 @@ describe('sampling is refused (ADR-0043 §5)', () => {
 
 describe('S3 through the tool source', () => {
   test('S3: a call in flight when the server dies fails with closed and is not sent again', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { config: configOf([fixtureServer('dies', { TS_LOG: log, TS_TOOLS: 'exit' })]) });
     await source.tools();
     await assert.rejects(source.call('mcp.dies.exit', { code: 7 }), (e: unknown) => e instanceof ClosedError && e.reason === 'exited' && e.exitCode === 7);

@@ -5,9 +5,7 @@
 // again, shutdown with no process left, and the state a host reads.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { ClosedError } from '../src/errors.js';
 import type { ServerStatus } from '../src/toolsource/supervisor.js';
@@ -15,12 +13,7 @@ import { until } from '../src/testing/http-fixture.js';
 import { isAlive } from '../src/util/process-alive.js';
 import { fileURLToPath } from 'node:url';
 import { ManualClock, TOOLSOURCE_FIXTURE, configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
-
-function tempLog(t: { after(fn: () => void): void }): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ts-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, 'events.log');
-}
+import { tempLog } from './helpers/temp.js';
 
 const starts = (log: string) => {
   try {
@@ -32,14 +25,14 @@ const starts = (log: string) => {
 
 describe('S1 (ADR-0043 §3): when servers start', () => {
   test('S1: first use (the default) spawns nothing until tools are asked for; startup discovers before openToolSource resolves', async (t) => {
-    const lazyLog = tempLog(t);
+    const lazyLog = tempLog(t, 'ts');
     const lazy = await openForTest(t, { config: configOf([fixtureServer('lazy', { TS_LOG: lazyLog })]) });
     assert.equal(starts(lazyLog), 0);
     assert.equal(lazy.status()[0]!.state, 'idle');
     await lazy.call('mcp.lazy.echo', { text: 'first use' });
     assert.equal(starts(lazyLog), 1, 'the first call started it');
 
-    const eagerLog = tempLog(t);
+    const eagerLog = tempLog(t, 'ts');
     const eager = await openForTest(t, { start: 'startup', config: configOf([fixtureServer('eager', { TS_LOG: eagerLog })]) });
     assert.equal(eager.status()[0]!.state, 'ready');
     assert.equal(eager.status()[0]!.tools, 1);
@@ -49,7 +42,7 @@ describe('S1 (ADR-0043 §3): when servers start', () => {
 describe('S2 (ADR-0043 §3): restarts', () => {
   test('S2: a server that keeps failing is retried after 1 s, 2 s, 4 s, 8 s, then marked failed at the 5th failure; enable() starts over', async (t) => {
     const clock = new ManualClock();
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { clock, config: configOf([fixtureServer('flaky', { TS_LOG: log, TS_CRASH_AT_START: '1' })]) });
     const seen: ServerStatus[] = [];
     source.on('server-state', (s) => seen.push(s));
@@ -149,7 +142,7 @@ describe('S4/S5: shutdown and state', () => {
   });
 
   test('S4: close() during a slow start stops that start too', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { config: configOf([fixtureServer('slow', { TS_LOG: log, TS_INIT_DELAY_MS: '5000' })]) });
     const discovering = source.tools();
     await until(() => starts(log) > 0, 'the slow server to start');
@@ -160,7 +153,7 @@ describe('S4/S5: shutdown and state', () => {
   });
 
   test('S1/C3: a disabled server is never contacted and says why', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const source = await openForTest(t, { start: 'startup', config: configOf([fixtureServer('off', { TS_LOG: log }, { disabled: true })]) });
     assert.equal(source.status()[0]!.state, 'disabled');
     assert.match(source.status()[0]!.reason ?? '', /disabled/);
@@ -185,7 +178,7 @@ function ConfigError_or_Closed(e: unknown): boolean {
 
 describe('S4: a launcher\'s server goes with it', () => {
   test('S4: close() stops a server started through a launcher that ignores SIGTERM and does not forward signals (an npx-style wrapper), grandchild included', async (t) => {
-    const log = tempLog(t);
+    const log = tempLog(t, 'ts');
     const wrapper = fileURLToPath(new URL('./fixtures/wrapper.sh', import.meta.url));
     const server = fixtureServer('wrapped', { WRAPPER_PIDS: log, TS_TOOLS: 'echo' });
     const source = await openForTest(t, {

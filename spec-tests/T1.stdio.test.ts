@@ -5,7 +5,6 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -15,6 +14,7 @@ import {
   connectStdio,
 } from '../src/index.js';
 import { FIXTURE, startedPids, waitGone, start } from './helpers/fault-harness.js';
+import { tempDir } from './helpers/temp.js';
 
 interface Report {
   cwd: string;
@@ -56,8 +56,7 @@ test('T1: `env` is merged on top of the host environment [kaged]: PATH and host 
 });
 
 test('T1: `cwd` is the working directory of the server process', async (t) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'mcpwire-t1-cwd-')));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 't1-cwd');
   assert.notEqual(process.cwd(), dir);
   const { client } = await start(t, { cwd: dir });
   assert.equal((await report(client)).cwd, dir);

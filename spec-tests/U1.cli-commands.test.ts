@@ -6,12 +6,11 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -54,8 +53,7 @@ function ok(run: Run, what: string): void {
 }
 
 test('U1: bare mcpwire prints the usage on stderr and exits 2; without a config or a server a command says how to give one (exit 2)', async (t) => {
-  const empty = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-noconfig-'));
-  t.after(() => rmSync(empty, { recursive: true, force: true }));
+  const empty = tempDir(t, 'noconfig');
   const [bare, tools, call] = await Promise.all([mcpwire([]), mcpwire(['tools'], { cwd: empty }), mcpwire(['call', 'echo'], { cwd: empty })]);
   assert.equal(bare.status, 2);
   assert.equal(bare.stdout, '');

@@ -6,21 +6,20 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { FIXTURE, logLines, waitGone } from './helpers/fault-harness.js';
 import { killAfter, parseWrapperPids, WRAPPER } from './helpers/wrapped.js';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'mcpwire.js');
 const posix = process.platform !== 'win32';
 
 async function signalDuringCall(t: TestContext, signal: 'SIGINT' | 'SIGTERM', mode: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-cli-signal-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'cli-signal');
   const log = join(dir, 'fault.log');
   const pidsFile = join(dir, 'pids');
   const config = join(dir, 'mcpwire.json');

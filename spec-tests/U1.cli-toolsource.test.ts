@@ -5,11 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -22,8 +22,7 @@ function mcpwire(args: string[], env: Record<string, string> = {}) {
 }
 
 function project(t: { after(fn: () => void): void }, files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-kaged-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'kaged');
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return path.join(dir, 'kaged.yaml');
 }

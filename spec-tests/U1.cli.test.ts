@@ -4,12 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startEverythingHttp } from './helpers/interop.js';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -25,8 +25,7 @@ const recordLoads = path.join(root, 'spec-tests', 'fixtures', 'record-module-loa
 
 /** Runs the CLI with a loader hook that records every module it resolves; returns the run and those module URLs. */
 function mcpwireRecordingLoads(t: { after(fn: () => void): void }, ...args: string[]) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-loads-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'loads');
   const log = path.join(dir, 'modules.log');
   writeFileSync(log, '');
   const run = spawnSync(process.execPath, ['--import', recordLoads, bin, ...args], {
@@ -81,8 +80,7 @@ test('U1: --version prints the package version', () => {
 });
 
 test('U1: config errors exit 3 and name the file and the path', (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'cli');
   const file = path.join(dir, 'broken.json');
   writeFileSync(file, JSON.stringify({ mcpServers: { db: { command: 42 } } }));
   const run = mcpwire('tools', '--config', file);
@@ -94,8 +92,7 @@ test('U1: config errors exit 3 and name the file and the path', (t) => {
 });
 
 test('U1: a server that cannot start exits 4 (closed) with the reason', (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'cli');
   const file = path.join(dir, 'ghost.json');
   writeFileSync(file, JSON.stringify({ mcpServers: { ghost: { command: 'mcpwire-no-such-program-xyz' } } }));
   const run = mcpwire('call', 'ghost', 'echo', '--config', file);
@@ -105,8 +102,7 @@ test('U1: a server that cannot start exits 4 (closed) with the reason', (t) => {
 
 test('U1/T3: a config entry with a url and no type reaches a legacy HTTP+SSE server, and the CLI says it fell back', async (t) => {
   const { port } = await startEverythingHttp(t, 'sse');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'cli');
   const file = path.join(dir, 'remote.json');
   writeFileSync(file, JSON.stringify({ mcpServers: { legacy: { url: `http://127.0.0.1:${port}/sse` } } }));
   // Asynchronous: the server is a child of this process and must keep being served while the CLI runs.

@@ -6,8 +6,7 @@
 
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -17,12 +16,12 @@ import {
 } from '../src/index.js';
 import { startedPids, waitGone, start } from './helpers/fault-harness.js';
 import { peakGrowth } from './helpers/memory.js';
+import { tempDir } from './helpers/temp.js';
 
 const MiB = 1024 * 1024;
 
 async function hugeLine(t: TestContext, maxMessageBytes: number | undefined): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-w2-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'w2');
   const log = join(dir, 'events.log');
   const { client, pid } = await start(t, { env: { FAULT_LOG: log }, ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }) });
   const limit = maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;

@@ -8,12 +8,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClosedError, ConfigError, McpClient, StdioTransport, connectStdio, type StdioTransportOptions, type TransportEnd } from '../src/index.js';
 import { FIXTURE } from './helpers/fault-harness.js';
 import { trialCount } from './helpers/trials.js';
+import { tempDir } from './helpers/temp.js';
 
 const START_UP_TRIALS = trialCount(20, 500);
 
@@ -37,14 +37,8 @@ async function failedStart(params: StdioTransportOptions): Promise<{ error: unkn
   return { error, ends, closed };
 }
 
-function tempDir(t: { after(fn: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-start-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 test('W8: a cwd that is a file fails with ClosedError spawn-failed naming the working directory', async (t) => {
-  const file = join(tempDir(t), 'not-a-dir');
+  const file = join(tempDir(t, 'start'), 'not-a-dir');
   writeFileSync(file, '');
   const { error, ends, closed } = await failedStart({ command: [process.execPath, FIXTURE], cwd: file, server: 'cwd-file' });
   assert.ok(error instanceof ClosedError, `expected ClosedError, got ${String(error)}`);
@@ -104,7 +98,7 @@ test('W8: StdioTransport.start() rejects, never throws, for a configuration that
 });
 
 test('W8: a script whose interpreter is missing says the file exists but its interpreter could not be run', { skip: !posix }, async (t) => {
-  const script = join(tempDir(t), 'server.sh');
+  const script = join(tempDir(t, 'start'), 'server.sh');
   writeFileSync(script, '#!/nonexistent/interp\necho never\n');
   chmodSync(script, 0o755);
   const { error } = await failedStart({ command: [script], server: 'bad-interp' });

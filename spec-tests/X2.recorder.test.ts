@@ -8,10 +8,9 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -20,18 +19,13 @@ import { SERVER_SIDES } from '../src/conformance/server-sides.js';
 import { connect } from '../src/index.js';
 import { within } from '../src/testing/http-fixture.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
 const ODD_SERVER = fileURLToPath(new URL('./fixtures/odd-bytes-server.mjs', import.meta.url));
 const RECORD_LOADS = fileURLToPath(new URL('./fixtures/record-module-loads.mjs', import.meta.url));
 const CANARY = 'sk-canary-7f3a9c2e5b1d';
-
-function tempDir(t: TestContext): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-record-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function assertReplays(file: string, transport: 'stdio' | 'streamable-http' = 'stdio'): Promise<void> {
   const result = await runFile(file, { serverSides: SERVER_SIDES[transport] });
@@ -43,7 +37,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 test('X2 --ops: a config entry with a canary env value; the recording replays, and the canary (echoed by get-env) is redacted', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   const config = path.join(dir, 'servers.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'], env: { RECORDER_CANARY: CANARY } } } }));
   const ops = path.join(dir, 'ops.json');
@@ -65,7 +59,7 @@ test('X2 --ops: a config entry with a canary env value; the recording replays, a
 });
 
 test('X2 --ops: an op whose given expect does not hold fails the recording and writes nothing', (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   const ops = path.join(dir, 'ops.json');
   writeFileSync(ops, JSON.stringify([{ op: 'connect' }, { op: 'callTool', name: 'echo', arguments: { message: 'x' }, expect: { error: -32602 } }]));
   const out = path.join(dir, 'never.jsonl');
@@ -76,7 +70,7 @@ test('X2 --ops: an op whose given expect does not hold fails the recording and w
 });
 
 test('X2 --proxy over stdio: the official SDK client spawns mcpwire record in place of server-everything; the recording replays', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   const out = path.join(dir, 'sdk-through-proxy.jsonl');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'record', '--proxy', '--out', out, '--', process.execPath, everythingServerPath(), 'stdio'], cwd: root, stderr: 'pipe' });
   const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
@@ -99,7 +93,7 @@ test('X2 --proxy over stdio: the official SDK client spawns mcpwire record in pl
 });
 
 test('X2 --proxy --listen: mcpwire over Streamable HTTP through the recorder to server-everything; the bearer canary is kept out; the recording replays over HTTP too', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   const out = path.join(dir, 'http-through-proxy.jsonl');
   const { port } = await startEverythingHttp(t, 'streamableHttp');
   const recorder = spawn(process.execPath, [bin, 'record', '--proxy', '--listen', '127.0.0.1:0', '--out', out, '--url', `http://127.0.0.1:${port}/mcp`], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -130,7 +124,7 @@ test('X2 --proxy --listen: mcpwire over Streamable HTTP through the recorder to 
 });
 
 test('X2 --proxy over stdio forwards bytes unchanged both ways: banner, CRLF, raw and escaped non-ASCII, spaces, chunks split inside a character', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   // The client's bytes: odd spacing, CRLF, an escaped and a raw é, a line cut inside a 4-byte emoji.
   const input = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n  {"jsonrpc" : "2.0", "id":"s-2", "method":"tools/list", "params":{"x":"\\u00e9 é 😀"}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n', 'utf8');
   const cut = input.indexOf(Buffer.from('😀')) + 2;
@@ -171,7 +165,7 @@ test('X2 --proxy over stdio forwards bytes unchanged both ways: banner, CRLF, ra
 });
 
 test('X2/U1: the CLI loads the recorder for record only', (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'record');
   const log = path.join(dir, 'modules.log');
   const loads = (...args: string[]) => {
     writeFileSync(log, '');

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedError, TimeoutError, type Diagnostic } from '../src/index.js';
-import { logLines, startedPids, tempLog, waitGone, start } from './helpers/fault-harness.js';
+import { logLines, startedPids, waitGone, start } from './helpers/fault-harness.js';
+import { tempLog } from './helpers/temp.js';
 
 /** The log's lines once one satisfies `predicate`, or all of them after `ms`. */
 async function waitForLog(file: string, predicate: (line: string) => boolean, ms = 2_000): Promise<string[]> {

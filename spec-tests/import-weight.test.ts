@@ -5,19 +5,18 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recorder = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
 const LAZY = /\/node_modules\/(cross-spawn|eventsource-parser|yaml|smol-toml|zod)\//;
 
 function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): string[] {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-import-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'import');
   const log = path.join(dir, 'modules.log');
   const run = spawnSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', env: { ...process.env, MCPWIRE_MODULE_LOG: log } });
   assert.equal(run.status, 0, run.stderr);

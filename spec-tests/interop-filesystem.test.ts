@@ -9,33 +9,27 @@
 
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
 import { isAlive } from './helpers/fault-harness.js';
 import { connectRealServer, text } from './helpers/interop.js';
+import { tempDir } from './helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
 
 /** A temp folder (real path: the server resolves symlinks) removed after the test. */
-function tempDir(t: TestContext, label: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), `mcpwire-fs-${label}-`)));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 function filesystem(t: TestContext, dir: string, options: McpClientOptions = {}) {
   return connectRealServer(t, [process.execPath, SERVER, dir], 'filesystem', options);
 }
 
 
 test('filesystem: tools/list, read_text_file, write_file then read back, and an access outside the folder', async (t) => {
-  const dir = tempDir(t, 'main');
-  const outside = tempDir(t, 'outside');
+  const dir = tempDir(t, 'fs-main');
+  const outside = tempDir(t, 'fs-outside');
   writeFileSync(join(dir, 'notes.txt'), 'première ligne\nsecond line\n');
   writeFileSync(join(outside, 'secret.txt'), 'not for you\n');
   const { client, transport, close } = await filesystem(t, dir);
@@ -72,8 +66,8 @@ test('filesystem: tools/list, read_text_file, write_file then read back, and an 
 });
 
 test('filesystem: with a roots handler the server asks roots/list and works in the folder the client names', async (t) => {
-  const argDir = tempDir(t, 'arg');
-  const rootDir = tempDir(t, 'root');
+  const argDir = tempDir(t, 'fs-arg');
+  const rootDir = tempDir(t, 'fs-root');
   mkdirSync(join(rootDir, 'sub'));
   writeFileSync(join(rootDir, 'sub', 'inside.txt'), 'from the root\n');
   writeFileSync(join(argDir, 'arg.txt'), 'from the argument\n');
@@ -105,7 +99,7 @@ test('filesystem: with a roots handler the server asks roots/list and works in t
 });
 
 test('filesystem: a roots/list the client has no handler for is answered -32601 and the server keeps working (W5)', async (t) => {
-  const dir = tempDir(t, 'w5');
+  const dir = tempDir(t, 'fs-w5');
   writeFileSync(join(dir, 'still.txt'), 'still works\n');
   // McpClient sends no notification on its own, so this drives the Connection underneath
   // it: a roots/list_changed makes this server send roots/list whatever we advertised.

@@ -4,9 +4,7 @@
 
 import { after, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { McpClient, StdioTransport, type McpClientOptions, type StdioTransportOptions } from '../../src/index.js';
@@ -61,13 +59,6 @@ export async function start(
 after(() => {
   for (const pid of startedPids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 });
-
-/** A log file path for the fault server (FAULT_LOG) in a temp folder removed after the test. */
-export function tempLog(t: TestContext, label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `mcpwire-${label}-`));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'fault.log');
-}
 
 /** The non-empty lines of a log written so far; none while it does not exist yet. */
 export function logLines(file: string): string[] {
