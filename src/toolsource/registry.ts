@@ -86,11 +86,6 @@ export class ToolRegistry {
     return this.byName.get(name) ?? this.byAlias.get(name);
   }
 
-  /** Aliases that took a hash suffix, over the whole registry. */
-  aliasAdjustments(): AliasReport['adjusted'] {
-    return this.adjusted;
-  }
-
   private reindex(): void {
     this.byName.clear();
     this.byAlias.clear();

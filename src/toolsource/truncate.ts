@@ -61,25 +61,7 @@ export function cutUtf8(text: string, bytes: number): string {
   return encoded.subarray(0, end).toString('utf8');
 }
 
-/**
- * A bound on the size that needs no encoding: UTF-8 takes at most 3 bytes
- * per UTF-16 code unit, base64 is already bytes. Undefined when a part needs
- * a closer look (structuredContent, which must be serialized to measure).
- */
-function sizeBound(result: CallToolResult): number | undefined {
-  if (result.structuredContent !== undefined) return undefined;
-  let bound = 0;
-  for (const block of result.content) {
-    if (block.type === 'text') bound += block.text.length * 3;
-    else return undefined;
-  }
-  return bound;
-}
-
 export function capResult(result: CallToolResult, capBytes: number): CappedResult {
-  // Most results are a little text, far under the cap: measured exactly only when it could matter.
-  const bound = sizeBound(result);
-  if (bound !== undefined && bound <= capBytes) return { result, truncated: false, sizeBytes: resultBytes(result) };
   const sizeBytes = resultBytes(result);
   if (sizeBytes <= capBytes) return { result, truncated: false, sizeBytes };
 

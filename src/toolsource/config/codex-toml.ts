@@ -26,11 +26,6 @@ export interface CodexConfig {
   secrets: string[];
 }
 
-/** True when a parsed TOML document has Codex's `mcp_servers` table. */
-export function isCodexDocument(value: unknown): boolean {
-  return isObject(value) && isObject(value.mcp_servers);
-}
-
 /**
  * Reads `[mcp_servers.<name>]`: `command`, `args`, `env`, `cwd` | `url`,
  * `bearer_token_env_var`, `http_headers`, `env_http_headers`; `enabled`,

@@ -7,11 +7,12 @@ import type { AgentToolRules } from './types.js';
 import { checkAgentRule } from './kaged-schema.js';
 import type { KeyPath, YamlSource } from './yaml-source.js';
 import type { ConfigError } from '../../errors.js';
+import { isObject } from '../../jsonrpc/message.js';
 
 export type Fail = (path: KeyPath, detail: string) => ConfigError;
 
 export function readAgentRules(project: YamlSource, fail: Fail): Record<string, AgentToolRules> {
-  const doc = isMapping(project.value) ? project.value : {};
+  const doc = isObject(project.value) ? project.value : {};
   const agents: Record<string, AgentToolRules> = {};
   const add = (name: string, agentPath: KeyPath) => {
     const toolsPath = [...agentPath, 'tools'];
@@ -22,13 +23,13 @@ export function readAgentRules(project: YamlSource, fail: Fail): Record<string, 
   };
 
   const primary = doc.primary;
-  if (isMapping(primary)) add('primary', ['primary']);
+  if (isObject(primary)) add('primary', ['primary']);
   // ADR-0043 §2's example indents `subagents:` under `primary:` while its prose reads it as a sibling;
   // both layouts are read, and a name found in both is an error rather than a silent pick.
   for (const base of [['subagents'], ['primary', 'subagents']] as const) {
-    const subagents = base.length === 1 ? doc.subagents : isMapping(primary) ? primary.subagents : undefined;
-    if (!isMapping(subagents)) continue;
-    for (const [name, agent] of Object.entries(subagents)) if (isMapping(agent)) add(name, [...base, name]);
+    const subagents = base.length === 1 ? doc.subagents : isObject(primary) ? primary.subagents : undefined;
+    if (!isObject(subagents)) continue;
+    for (const [name, agent] of Object.entries(subagents)) if (isObject(agent)) add(name, [...base, name]);
   }
   return agents;
 }
@@ -49,10 +50,7 @@ function readTools(project: YamlSource, at: KeyPath, fail: Fail): AgentToolRules
 
 function valueAt(value: unknown, path: KeyPath): unknown {
   let at = value;
-  for (const segment of path) at = isMapping(at) ? at[segment] : undefined;
+  for (const segment of path) at = isObject(at) ? at[segment] : undefined;
   return at;
 }
 
-function isMapping(value: unknown): value is Record<string | number, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 import type { KeyPath } from './yaml-source.js';
+import { isObject } from '../../jsonrpc/message.js';
 
 /** ADR-0043 §1: "Keys are server-key slugs (^[a-z][a-z0-9_-]{0,30}[a-z0-9]$)". */
 export const SERVER_KEY = /^[a-z][a-z0-9_-]{0,30}[a-z0-9]$/;
@@ -164,19 +165,16 @@ function check<T>(schema: z.ZodType<T>, value: unknown): Checked<T> {
 
 function unknownKey(key: string, owner: unknown, at: KeyPath): string {
   const isTools = at.at(-1) === 'tools';
-  const kind = isTools ? 'tools' : isRecord(owner) ? String(owner.transport ?? owner.type ?? '') : '';
+  const kind = isTools ? 'tools' : isObject(owner) ? String(owner.transport ?? owner.type ?? '') : '';
   const keys = KEYS_OF[kind];
   if (!keys) return `unknown key "${key}"`;
-  const what = isTools ? 'a tools filter' : isRecord(owner) && 'transport' in owner ? `transport ${kind}` : `auth type ${kind}`;
+  const what = isTools ? 'a tools filter' : isObject(owner) && 'transport' in owner ? `transport ${kind}` : `auth type ${kind}`;
   return `unknown key "${key}"; ${what} takes: ${keys.join(', ')}`;
 }
 
 function valueAt(value: unknown, path: KeyPath): unknown {
   let at = value;
-  for (const segment of path) at = isRecord(at) || Array.isArray(at) ? (at as Record<string | number, unknown>)[segment] : undefined;
+  for (const segment of path) at = isObject(at) || Array.isArray(at) ? (at as Record<string | number, unknown>)[segment] : undefined;
   return at;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

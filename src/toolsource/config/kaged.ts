@@ -18,6 +18,7 @@ import { describeLookup, lookupSecret } from './secrets.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from './types.js';
 import { readYamlFile, type KeyPath, type YamlSource } from './yaml-source.js';
+import { isObject } from '../../jsonrpc/message.js';
 
 export interface KagedProjectOptions {
   /** The project DSL file (YAML). Its folder is the project root that `cwd` is relative to. */
@@ -54,11 +55,11 @@ export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig
   const projectFile = options.project;
   const project = readYamlFile(projectFile);
   const root = realDir(projectFile);
-  if (project.value !== undefined && !isMapping(project.value)) throw new ConfigError(projectFile, [], 'expected a mapping at the top level (the project DSL)', { line: 1, column: 1 });
+  if (project.value !== undefined && !isObject(project.value)) throw new ConfigError(projectFile, [], 'expected a mapping at the top level (the project DSL)', { line: 1, column: 1 });
 
   const overlayFile = options.projectLocal ?? beside(projectFile, 'project.local.yaml');
   const over = overlayFile === undefined ? undefined : readYamlFile(overlayFile);
-  if (over && over.value !== undefined && !isMapping(over.value)) throw new ConfigError(over.file, [], 'expected a mapping at the top level (an overlay of the project DSL)', { line: 1, column: 1 });
+  if (over && over.value !== undefined && !isObject(over.value)) throw new ConfigError(over.file, [], 'expected a mapping at the top level (an overlay of the project DSL)', { line: 1, column: 1 });
 
   const failYaml = yamlFailer(project, over);
   const servers = readServers(mergedMcp(project, over), failYaml);
@@ -138,8 +139,8 @@ function checkToml<T>(source: TomlSource | undefined, check: (value: unknown) =>
 }
 
 function mergedMcp(project: YamlSource, over: YamlSource | undefined): unknown {
-  const base = isMapping(project.value) ? project.value.mcp : undefined;
-  if (!over || !isMapping(over.value) || !Object.hasOwn(over.value, 'mcp')) return base;
+  const base = isObject(project.value) ? project.value.mcp : undefined;
+  if (!over || !isObject(over.value) || !Object.hasOwn(over.value, 'mcp')) return base;
   return overlay(base, over.value.mcp);
 }
 
@@ -147,7 +148,7 @@ function mergedMcp(project: YamlSource, over: YamlSource | undefined): unknown {
 function readServers(block: unknown, fail: YamlFail): Map<string, KagedServer> {
   const servers = new Map<string, KagedServer>();
   if (block === undefined || block === null) return servers;
-  if (!isMapping(block)) throw fail(['mcp'], 'expected a mapping of server keys to servers');
+  if (!isObject(block)) throw fail(['mcp'], 'expected a mapping of server keys to servers');
   const keys = Object.keys(block);
   if (keys.length > MAX_SERVERS) throw fail(['mcp'], `${keys.length} servers are declared; a project may declare at most ${MAX_SERVERS}`);
   for (const key of keys) {
@@ -155,7 +156,7 @@ function readServers(block: unknown, fail: YamlFail): Map<string, KagedServer> {
       throw fail(['mcp', key], `"${key}" is not a valid server key; expected ${SERVER_KEY.source} (2 to 32 of a-z, 0-9, _ and -, starting with a letter, ending with a letter or digit)`);
     }
     const value = block[key];
-    if (!isMapping(value)) throw fail(['mcp', key], 'expected a server: a mapping with transport and its fields (set the key to null in project.local.yaml to remove a server)', key);
+    if (!isObject(value)) throw fail(['mcp', key], 'expected a server: a mapping with transport and its fields (set the key to null in project.local.yaml to remove a server)', key);
     const checked = checkServer(value);
     if (!checked.ok) throw fail(['mcp', key, ...checked.problem.path], checked.problem.detail, key);
     servers.set(key, checked.value);
@@ -218,6 +219,3 @@ function beside(file: string, name: string): string | undefined {
   return existsSync(candidate) ? candidate : undefined;
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

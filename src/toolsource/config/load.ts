@@ -16,6 +16,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type ToolSourceConfi
 import { workspaceOf } from './workspace.js';
 import { parseYaml } from './yaml-source.js';
 import { loadKestrelConfigFile, pluginBlock } from '../kestrel/config.js';
+import { isObject } from '../../jsonrpc/message.js';
 
 export interface LoadToolSourceOptions extends Omit<KagedProjectOptions, 'project'> {
   /**
@@ -112,13 +113,10 @@ function detect(file: string, projectDir: string): Format {
     } catch {
       throw new ConfigError(file, [], `neither JSON nor YAML; ${ACCEPTED}`);
     }
-    if (isMapping(doc) && isMapping(doc.mcp)) return 'kaged';
-  } else if (isMapping(json) && isMapping(json.mcp)) {
+    if (isObject(doc) && isObject(doc.mcp)) return 'kaged';
+  } else if (isObject(json) && isObject(json.mcp)) {
     return 'kaged'; // JSON is YAML: a JSON document with an mcp: mapping is a kaged project written in JSON syntax.
   }
   throw new ConfigError(file, [], `unrecognised config format; ${ACCEPTED}`);
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

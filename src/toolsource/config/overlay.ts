@@ -4,16 +4,14 @@
 // what it overlays. Lists are replaced, not appended: an overlay that
 // narrows `tools.allow` must be able to drop patterns.
 
+import { isObject } from '../../jsonrpc/message.js';
+
 export function overlay(base: unknown, top: unknown): unknown {
-  if (!isMapping(top)) return top;
-  const merged: Record<string, unknown> = isMapping(base) ? { ...base } : {};
+  if (!isObject(top)) return top;
+  const merged: Record<string, unknown> = isObject(base) ? { ...base } : {};
   for (const [key, value] of Object.entries(top)) {
     if (value === null) delete merged[key];
     else merged[key] = overlay(merged[key], value);
   }
   return merged;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -59,8 +59,6 @@ export interface SamplingBridgeOptions {
   currentCall(server: string): CallBudget | undefined;
 }
 
-const INVALID_PARAMS = -32602;
-
 /** The sampling/createMessage handler for one server. */
 export function samplingHandler(server: string, options: SamplingBridgeOptions): RequestHandler {
   return async (params, context) => {
@@ -71,7 +69,7 @@ export function samplingHandler(server: string, options: SamplingBridgeOptions):
       throw new RpcError(site, ErrorCodes.InvalidRequest, `sampling budget spent: at most ${options.config.maxRequestsPerCall} requests per tool call`);
     }
     call.used++;
-    if (!params || !Array.isArray(params.messages)) throw new RpcError(site, INVALID_PARAMS, 'params.messages must be an array');
+    if (!params || !Array.isArray(params.messages)) throw new RpcError(site, ErrorCodes.InvalidParams, 'params.messages must be an array');
     const model = chooseModel(params.modelPreferences, options);
     if (!model) throw new RpcError(site, ErrorCodes.InternalError, 'no model: none is configured, no hint names a known model, and the host has no default');
     const asked = typeof params.maxTokens === 'number' && params.maxTokens > 0 ? Math.floor(params.maxTokens) : options.config.maxTokens;
