@@ -11,9 +11,9 @@ import { ClosedError } from '../src/errors.js';
 import type { ServerStatus } from '../src/toolsource/supervisor.js';
 import { until } from '../src/testing/http-fixture.js';
 import { isAlive } from '../src/util/process-alive.js';
-import { fileURLToPath } from 'node:url';
 import { ManualClock, TOOLSOURCE_FIXTURE, configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
 import { tempLog } from './helpers/temp.js';
+import { killAfter, parseWrapperPids, WRAPPER } from './helpers/wrapped.js';
 
 const starts = (log: string) => {
   try {
@@ -179,17 +179,19 @@ function ConfigError_or_Closed(e: unknown): boolean {
 describe('S4: a launcher\'s server goes with it', () => {
   test('S4: close() stops a server started through a launcher that ignores SIGTERM and does not forward signals (an npx-style wrapper), grandchild included', async (t) => {
     const log = tempLog(t, 'ts');
-    const wrapper = fileURLToPath(new URL('./fixtures/wrapper.sh', import.meta.url));
     const server = fixtureServer('wrapped', { WRAPPER_PIDS: log, TS_TOOLS: 'echo' });
     const source = await openForTest(t, {
       start: 'startup',
-      config: configOf([{ ...server, params: { transport: 'stdio', command: ['sh', wrapper, process.execPath, TOOLSOURCE_FIXTURE], env: { WRAPPER_PIDS: log }, server: 'wrapped' } }]),
+      config: configOf([{ ...server, params: { transport: 'stdio', command: ['sh', WRAPPER, process.execPath, TOOLSOURCE_FIXTURE], env: { WRAPPER_PIDS: log }, server: 'wrapped' } }]),
     });
     assert.equal(source.status()[0]!.state, 'ready');
-    const [, wrapperPid, serverPid] = readFileSync(log, 'utf8').trim().split(' ').map(Number);
-    assert.ok(isAlive(wrapperPid!) && isAlive(serverPid!), 'both running');
+    const pids = parseWrapperPids(readFileSync(log, 'utf8'));
+    assert.ok(pids, 'the launcher reported its pids');
+    killAfter(t, pids.server);
+    killAfter(t, pids.wrapper);
+    assert.ok(isAlive(pids.wrapper) && isAlive(pids.server), 'both running');
     await source.close();
-    assert.equal(isAlive(wrapperPid!), false, 'the launcher is gone');
-    assert.equal(isAlive(serverPid!), false, 'and so is the server it started');
+    assert.equal(isAlive(pids.wrapper), false, 'the launcher is gone');
+    assert.equal(isAlive(pids.server), false, 'and so is the server it started');
   });
 });

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers/temp.js';
+import { TOOLSOURCE_FIXTURE } from './helpers/toolsource.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'mcpwire.js');
 const KAGED = path.join(root, 'examples', 'kaged-host', 'kaged.yaml');
-const FIXTURE = fileURLToPath(new URL('./fixtures/toolsource-server.mjs', import.meta.url));
 
 function mcpwire(args: string[], env: Record<string, string> = {}) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', timeout: 90_000, env: { ...process.env, ...env } });
@@ -73,7 +73,7 @@ test('U1/S5: servers shows each server\'s state; a server that cannot start fail
   const states = JSON.parse(ok.stdout) as { key: string; state: string; tools: number }[];
   assert.deepEqual(states.map((s) => [s.key, s.state]), [['everything', 'ready'], ['files', 'ready'], ['memory', 'ready'], ['docs', 'disabled']]);
   const file = project(t, {
-    'kaged.yaml': `mcp:\n  broken:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(FIXTURE)}]\n    env: { TS_CRASH_AT_START: "1" }\n  fine:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(FIXTURE)}]\n`,
+    'kaged.yaml': `mcp:\n  broken:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(TOOLSOURCE_FIXTURE)}]\n    env: { TS_CRASH_AT_START: "1" }\n  fine:\n    transport: stdio\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(TOOLSOURCE_FIXTURE)}]\n`,
   });
   const bad = mcpwire(['servers', '--config', file]);
   assert.equal(bad.status, 4, 'a server that will not start: 4, as from every command');

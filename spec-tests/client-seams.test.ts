@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import {
   AuthError,
   ClosedError,
@@ -25,9 +24,8 @@ import {
 } from '../src/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { FIXTURE_INIT_RESULT, responseTo, startHttpFixture, until } from '../src/testing/http-fixture.js';
+import { FIXTURE } from './helpers/fault-harness.js';
 import { freePort } from './helpers/interop.js';
-
-const FAULT_SERVER = fileURLToPath(new URL('./fixtures/fault-server.mjs', import.meta.url));
 
 describe('session renewal belongs to the client (L1, T3, T2)', () => {
   test('T3/L1: after a 404 the client runs the handshake itself: its profile holds what the server said the second time, and onSessionRenewed fires once', async (t) => {
@@ -144,7 +142,7 @@ describe('a transport that cannot start says why in its own terms (W8)', () => {
 
 describe('what a supervisor reads (S1, S3)', () => {
   test('S3: pid, stderr tail and transport kind of a stdio server; one `closed` settles when it dies, with the exit code and the tail', async (t) => {
-    const client = new McpClient(new StdioTransport({ command: [process.execPath, FAULT_SERVER], server: 'fault' }));
+    const client = new McpClient(new StdioTransport({ command: [process.execPath, FIXTURE], server: 'fault' }));
     t.after(() => client.close());
     await client.connect();
     assert.equal(client.transportKind, 'stdio');

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seededRandom as prng } from '../../src/testing/prng.js';
+import { FIXTURE } from './fault-harness.js';
 export { prng };
 
 export const STRESS = process.env.MCPWIRE_STRESS === '1';
@@ -40,7 +41,6 @@ export function processListeners(): Record<string, number> {
 }
 
 const TINY_SERVER = fileURLToPath(new URL('../fixtures/tiny-server.pl', import.meta.url));
-const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 let perlWorks: boolean | undefined;
 
 /**
@@ -50,5 +50,5 @@ let perlWorks: boolean | undefined;
  */
 export function quickServer(mode: 'ok' | 'ignore-eof'): string[] {
   perlWorks ??= spawnSync('perl', ['-e', '1']).status === 0;
-  return perlWorks ? ['perl', TINY_SERVER, mode] : [process.execPath, FAULT_SERVER, mode];
+  return perlWorks ? ['perl', TINY_SERVER, mode] : [process.execPath, FIXTURE, mode];
 }
