@@ -10,16 +10,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { McpClient, StdioTransport } from '../src/index.js';
 import { liveProcessGroups } from '../src/transport/process-group.js';
 import { isAlive, waitGone } from './helpers/fault-harness.js';
+import { gc } from './helpers/memory.js';
 import { openFds, processListeners, prng, quickServer, seedFor, trialCount } from './helpers/trials.js';
 import { WRAPPER, wrapperPids, type WrapperPids } from './helpers/wrapped.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 const CYCLES = trialCount(50, 500);
 const MB = 1024 * 1024;

@@ -8,7 +8,8 @@ import { runInNewContext } from 'node:vm';
 // A collection before the baseline makes the growth figure mean something
 // (node --test gives no --expose-gc; this is the documented v8 way around it).
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+/** A full garbage collection, now. */
+export const gc = runInNewContext('gc') as () => void;
 
 export interface Growth {
   rss: number;

@@ -1,7 +1,8 @@
 // Seeded property runs for the reliability tests: a fixed count in the
 // default run, a large one with MCPWIRE_STRESS=1 (the figures go into
 // RELIABILITY.md). The seed is random unless MCPWIRE_SEED is set, and a
-// failure names it, so any failing run can be replayed exactly.
+// failure names it, so any failing run can be replayed exactly. The
+// randomised trials (helpers/trials.ts) take their count and seed from here.
 
 import fc from 'fast-check';
 
@@ -12,9 +13,18 @@ export function runs(ci: number, stress: number): number {
   return STRESS ? stress : ci;
 }
 
-function seed(): number {
+/**
+ * The seed for one run: MCPWIRE_SEED when set, else a fresh one; an unsigned
+ * 32-bit integer either way. A negative MCPWIRE_SEED is taken modulo 2^32,
+ * which names the same run: fast-check and the trials' PRNG both use the low
+ * 32 bits. Anything but an integer is refused rather than read as 0.
+ */
+export function seedFor(): number {
   const fixed = process.env.MCPWIRE_SEED;
-  return fixed !== undefined ? Number(fixed) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  if (fixed === undefined) return (Math.random() * 2 ** 32) >>> 0;
+  const seed = Number(fixed);
+  if (fixed.trim() === '' || !Number.isInteger(seed)) throw new Error(`MCPWIRE_SEED must be an integer, not ${JSON.stringify(fixed)}`);
+  return seed >>> 0;
 }
 
 /** What a finished run reports (for t.diagnostic and the stress table). */
@@ -26,7 +36,7 @@ export interface PropertyReport {
 
 /** fc.assert with a seed that a failure names: rerun with MCPWIRE_SEED=<seed>. */
 export function check<T>(property: fc.IProperty<T>, numRuns: number): PropertyReport {
-  const s = seed();
+  const s = seedFor();
   const started = performance.now();
   try {
     fc.assert(property, { numRuns, seed: s });
@@ -37,7 +47,7 @@ export function check<T>(property: fc.IProperty<T>, numRuns: number): PropertyRe
 }
 
 export async function checkAsync<T>(property: fc.IAsyncProperty<T>, numRuns: number): Promise<PropertyReport> {
-  const s = seed();
+  const s = seedFor();
   const started = performance.now();
   try {
     await fc.assert(property, { numRuns, seed: s });

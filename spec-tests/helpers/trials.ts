@@ -10,19 +10,8 @@ import { seededRandom as prng } from '../../src/testing/prng.js';
 import { FIXTURE } from './fault-harness.js';
 export { prng };
 
-export const STRESS = process.env.MCPWIRE_STRESS === '1';
-
-/** `ci` trials normally, `stress` with MCPWIRE_STRESS=1. */
-export function trialCount(ci: number, stress: number): number {
-  return STRESS ? stress : ci;
-}
-
-/** The seed for this run: MCPWIRE_SEED when set, else a fresh one. Print it with any failure. */
-export function seedFor(): number {
-  const fromEnv = process.env.MCPWIRE_SEED;
-  return fromEnv !== undefined ? Number(fromEnv) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
-}
-
+// One reading of MCPWIRE_STRESS and MCPWIRE_SEED for the property runs and the trials.
+export { STRESS, runs as trialCount, seedFor } from './property.js';
 
 /** Open file descriptors of this process (Linux), or undefined where /proc/self/fd cannot be read. */
 export function openFds(): number | undefined {
