@@ -59,6 +59,10 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   const remaining = () => (timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - started)));
   let config = await resolveConfig(command, line);
   if (timeoutMs !== undefined) config = { ...config, servers: config.servers.map((s) => ({ ...s, startupTimeoutMs: timeoutMs, timeoutMs })) };
+  const keys = config.servers.map((s) => s.key);
+  const only = line.values.server;
+  // Checked before anything opens: nothing to close when it fails.
+  if (only !== undefined && !keys.includes(only)) throw new UsageError(`no server "${only}"; servers: ${keys.join(', ') || '(none)'}`);
   const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
   const verbose = line.values.verbose;
   const source = await openToolSource({
@@ -85,9 +89,6 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   });
   // Registered before any server starts, so a signal during a slow start still closes them.
   openServers.add(source);
-  const keys = config.servers.map((s) => s.key);
-  const only = line.values.server;
-  if (only !== undefined && !keys.includes(only)) throw new UsageError(`no server "${only}"; servers: ${keys.join(', ') || '(none)'}`);
   // The error each failed start ended with: a later use of the server would get a vaguer 'unavailable'.
   const startErrors = new Map<string, unknown>();
   const session: Session = {

@@ -77,6 +77,8 @@ type Listener<K extends keyof ToolSourceEvents> = (event: ToolSourceEvents[K]) =
 /** Which tools to list: all, an agent's by name (from the config), or an explicit `tools:` block. */
 export interface ToolQuery {
   agent?: string | AgentToolRules;
+  /** Start and discover servers not discovered yet first (default true); false: only what is registered already. */
+  discover?: boolean;
 }
 
 export class ToolSource {
@@ -139,7 +141,7 @@ export class ToolSource {
    * for an agent, only those its `tools:` block enables (R3).
    */
   async tools(query: ToolQuery = {}): Promise<ToolDefinition[]> {
-    await this.discover();
+    if (query.discover !== false) await this.discover();
     const all = this.registry.list();
     if (query.agent === undefined) return all;
     const rules = typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;

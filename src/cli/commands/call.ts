@@ -49,6 +49,14 @@ async function findTool(session: Session, positionals: readonly string[]): Promi
   const { source } = session;
   const keys = source.status().map((s) => s.key);
   const [first, second, ...more] = positionals as [string, ...string[]];
+  // --server KEY: the tool is that server's, by its own name, canonical name or alias; no other server starts.
+  const only = session.line.values.server;
+  if (only !== undefined) {
+    await session.startOrThrow(only);
+    const found = source.resolve(first) ?? source.resolve(`mcp.${only}.${first}`);
+    if (found?.mcp_server === only) return { tool: found, words: positionals.slice(1) };
+    return unknownTool(session, `mcp.${only}.${first}`);
+  }
   // SERVER TOOL [ARGS]: the first word is a server's key and the second neither JSON, '-' nor k=v.
   if (second !== undefined && keys.includes(first) && !isArgument(second)) {
     await session.startOrThrow(first);

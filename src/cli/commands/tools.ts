@@ -20,7 +20,8 @@ export async function tools(args: string[]): Promise<number> {
     if (session.selected().length === 1 && failed.length === 1) await session.startOrThrow(failed[0]!.key);
     const wanted = new Set(session.selected());
     const agent = line.values.agent;
-    const list = (agent !== undefined ? await source.tools({ agent }) : source.registered()).filter((d) => wanted.has(d.mcp_server));
+    // The selected servers are started above: the agent's rules filter what they registered, starting no other.
+    const list = (agent !== undefined ? await source.tools({ agent, discover: false }) : source.registered()).filter((d) => wanted.has(d.mcp_server));
     if (line.values.json) {
       out(`${JSON.stringify(list, null, 2)}\n`);
       for (const s of failed) err(`${s.key}: ${failureOf(s)}\n`);
