@@ -36,7 +36,17 @@ function upToDate(sources) {
   if (!existsSync(STAMP)) return false;
   const built = statSync(STAMP).mtimeMs;
   const inputs = [...sources.map((rel) => path.join(SRC, rel)), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
-  return inputs.every((file) => statSync(file).mtimeMs <= built) && sources.filter(isCopied).every((rel) => existsSync(path.join(DIST, rel)));
+  return inputs.every((file) => statSync(file).mtimeMs <= built) && sources.filter(isCopied).every((rel) => existsSync(path.join(DIST, rel))) && staleOutputs(sources).length === 0;
+}
+
+/** dist files whose source is gone (a deleted or moved module): they must not ship. */
+function staleOutputs(sources) {
+  if (!existsSync(DIST)) return [];
+  const present = new Set(sources);
+  return walk(DIST).filter((rel) => {
+    const source = sourceOf(rel);
+    return source !== undefined && !present.has(source);
+  });
 }
 
 /** The source a dist file was made from, for pruning what a deleted source left behind. */
@@ -60,11 +70,7 @@ for (const rel of sources.filter(isCopied)) {
   mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });
   copyFileSync(path.join(SRC, rel), path.join(DIST, rel));
 }
-const present = new Set(sources);
-for (const rel of walk(DIST)) {
-  const source = sourceOf(rel);
-  if (source !== undefined && !present.has(source)) rmSync(path.join(DIST, rel));
-}
+for (const rel of staleOutputs(sources)) rmSync(path.join(DIST, rel));
 // tsc leaves its build info untouched when no output changed (a source only touched): stamp it so the next run is a no-op.
 const now = new Date();
 utimesSync(STAMP, now, now);
