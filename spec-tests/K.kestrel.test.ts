@@ -6,15 +6,13 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import http from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { readKestrelConfig } from '../src/toolsource/kestrel/config.js';
 import { openKestrelMcp, type KestrelLogger, type KestrelMcp, type KestrelMcpOptions } from '../src/toolsource/kestrel/plugin.js';
 import type { SamplingRequest } from '../src/toolsource/kestrel/sampling.js';
-import { until } from '../src/testing/http-fixture.js';
+import { startHttpFixture, until } from '../src/testing/http-fixture.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
 import { TOOLSOURCE_FIXTURE } from './helpers/toolsource.js';
 import { tempDir, tempLog } from './helpers/temp.js';
@@ -69,29 +67,15 @@ describe('C4: the plugin config', () => {
   });
 
   test('C4/T4: ${NAME} in a header comes from the environment; a header that resolves to empty is not sent (seen on the wire)', async (t) => {
-    const seen: http.IncomingHttpHeaders[] = [];
-    const server = http.createServer((req, res) => {
-      seen.push(req.headers);
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c));
-      req.on('end', () => {
-        const message = body ? (JSON.parse(body) as { id?: number; method?: string }) : undefined;
-        if (!message || message.id === undefined) return void res.writeHead(message ? 202 : 405).end();
-        const result = message.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'hdr', version: '1' } } : { tools: [] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    t.after(() => server.close());
+    const server = await startHttpFixture(t, { result: () => ({ tools: [] }) });
     process.env.MCPWIRE_K_TOKEN = 'tok-from-env';
     delete process.env.MCPWIRE_K_UNSET;
     t.after(() => delete process.env.MCPWIRE_K_TOKEN);
-    const { port } = server.address() as { port: number };
     const { mcp } = await open(t, {
-      servers: { docs: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${MCPWIRE_K_TOKEN}', 'X-Missing': '${MCPWIRE_K_UNSET}' } } },
+      servers: { docs: { url: server.url, headers: { Authorization: 'Bearer ${MCPWIRE_K_TOKEN}', 'X-Missing': '${MCPWIRE_K_UNSET}' } } },
     });
     assert.deepEqual(mcp.servers(), ['docs']);
+    const seen = server.requests.map((request) => request.headers);
     assert.equal(seen[0]!.authorization, 'Bearer tok-from-env');
     assert.ok(seen.every((h) => !('x-missing' in h)), 'the empty header is never sent');
   });

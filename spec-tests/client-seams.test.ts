@@ -7,8 +7,6 @@
 // wrap. Real node:http servers on 127.0.0.1 and real child processes.
 
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import http from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
 import {
   AuthError,
@@ -243,39 +241,30 @@ describe('headers that change during a connection (T4)', () => {
 
 describe('escape hatches (K1)', () => {
   test('K1: client.request() reaches a method the client does not wrap, with typed errors; requestHandlers answer server requests beyond sampling, elicitation and roots', async (t) => {
-    const seen: unknown[] = [];
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c));
-      req.on('end', () => {
-        const message = body ? (JSON.parse(body) as { id?: number; method?: string; params?: unknown; result?: unknown }) : undefined;
-        if (!message || message.id === undefined || message.method === undefined) {
-          if (message && 'result' in message) seen.push(message.result);
-          res.writeHead(202).end();
-          return;
-        }
-        const respond = (payload: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...payload }));
-        if (message.method === 'initialize') return respond({ result: FIXTURE_INIT_RESULT });
-        if (message.method === 'completion/complete') return respond({ result: { completion: { values: ['alpha', 'beta'], total: 2 } } });
+    // What the client POSTed back as answers to the server's requests.
+    const seen = () => fixture.posted().flatMap((m) => (m.method === undefined && 'result' in m ? [m.result] : []));
+    const fixture = await startHttpFixture(t, {
+      post: async (ex) => {
+        const message = ex.message;
+        // initialize is answered by the fixture, and so are notifications and responses (202).
+        if (!message || message.id === undefined || message.method === undefined || message.method === 'initialize') return ex.default();
+        if (message.method === 'completion/complete') return ex.json(responseTo(message, { completion: { values: ['alpha', 'beta'], total: 2 } }));
         if (message.method === 'tools/call') {
           // Ask the client something first, on the response stream, then answer.
-          res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 'q1', method: 'x-vendor/whoami', params: { detail: true } })}\n\n`);
-          // Without the client's answer the stream is dropped, so the call fails rather than hangs.
-          void until(() => seen.length > 0, 'the answer to x-vendor/whoami').then(
-            () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`),
-            () => res.destroy(),
-          );
-          return;
+          await ex.event({ data: { jsonrpc: '2.0', id: 'q1', method: 'x-vendor/whoami', params: { detail: true } } });
+          try {
+            await until(() => seen().length > 0, 'the answer to x-vendor/whoami');
+          } catch {
+            // Without the client's answer the stream is dropped, so the call fails rather than hangs.
+            return ex.drop();
+          }
+          await ex.event({ data: responseTo(message, { content: [{ type: 'text', text: 'done' }] }) });
+          return ex.end();
         }
-        respond({ error: { code: -32601, message: 'Method not found' } });
-      });
+        ex.json({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+      },
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    t.after(() => server.close());
-    const { port } = server.address() as { port: number };
-    const client = new McpClient(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, server: 'hatch', listen: false }), {
+    const client = new McpClient(new StreamableHttpTransport({ url: fixture.url, server: 'hatch', listen: false }), {
       requestHandlers: { 'x-vendor/whoami': (params) => ({ me: 'mcpwire', asked: params }) },
     });
     t.after(() => client.close());
@@ -284,6 +273,6 @@ describe('escape hatches (K1)', () => {
     await assert.rejects(client.request('vendor/unknown'), (e: unknown) => e instanceof RpcError && e.rpcCode === -32601 && e.method === 'vendor/unknown');
     const result = await client.callTool('ask', {});
     assert.deepEqual(result.content, [{ type: 'text', text: 'done' }]);
-    assert.deepEqual(seen, [{ me: 'mcpwire', asked: { detail: true } }]);
+    assert.deepEqual(seen(), [{ me: 'mcpwire', asked: { detail: true } }]);
   });
 });
