@@ -13,7 +13,7 @@ import type { Expect, OpEvent, OpName } from './transcript.js';
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** List ops: the expect compares only this key, with all pages concatenated. */
-const LIST_KEYS: Partial<Record<OpName, string>> = {
+export const LIST_KEYS: Partial<Record<OpName, string>> = {
   listTools: 'tools',
   listResources: 'resources',
   listResourceTemplates: 'resourceTemplates',

@@ -12,7 +12,8 @@ import { startHttpProxy } from './http-proxy.js';
 import { OpInference } from './op-inference.js';
 import { driveOps, loadOps } from './ops-driver.js';
 import { runStdioProxy } from './stdio-proxy.js';
-import { caseNameForFile, TranscriptWriter, type Replacement } from './transcript-writer.js';
+import { caseNameOf } from '../conformance/transcript.js';
+import { TranscriptWriter, type Replacement } from './transcript-writer.js';
 
 export type RecordTarget =
   | { config: string; server?: string }
@@ -61,7 +62,7 @@ async function resolveTarget(target: RecordTarget): Promise<ResolvedTarget> {
 export async function runRecord(options: RecordOptions): Promise<number> {
   const { params, secrets } = await resolveTarget(options.target);
   const transport: TranscriptTransport = params.transport;
-  const name = caseNameForFile(options.out);
+  const name = caseNameOf(options.out);
   const writer = new TranscriptWriter(
     {
       name,

@@ -9,6 +9,7 @@ import type { JsonObject } from '../client/results.js';
 import { isId, isObject, type JsonRpcId } from '../jsonrpc/message.js';
 import type { OpName } from '../conformance/transcript.js';
 import type { TranscriptWriter } from './transcript-writer.js';
+import { LIST_KEYS } from '../conformance/ops.js';
 
 /** Request methods and the op that sends them, with the params the op line carries. */
 const OP_FOR_METHOD: Readonly<Record<string, OpName>> = {
@@ -24,13 +25,6 @@ const OP_FOR_METHOD: Readonly<Record<string, OpName>> = {
 };
 
 /** List ops: the key whose items a paginated expect concatenates (TRANSCRIPTS.md `expect`). */
-const LIST_KEY: Partial<Record<OpName, string>> = {
-  listTools: 'tools',
-  listResources: 'resources',
-  listResourceTemplates: 'resourceTemplates',
-  listPrompts: 'prompts',
-};
-
 /** Client notifications an op sends: initialized (connect) and cancelled (a timed-out op). */
 const REPLAYED_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/cancelled']);
 
@@ -90,14 +84,14 @@ export class OpInference {
       return;
     }
     if (op === 'connect' && typeof params.protocolVersion === 'string') this.writer.setProtocolVersion(params.protocolVersion);
-    const continued = LIST_KEY[op] !== undefined && typeof params.cursor === 'string' ? this.lastList.get(method) : undefined;
+    const continued = LIST_KEYS[op] !== undefined && typeof params.cursor === 'string' ? this.lastList.get(method) : undefined;
     if (continued) {
       // A later page of the same list op: the replayed client asks for it on its own.
       this.pending.set(id, continued);
     } else {
       const entry: PendingOp = { line: this.writer.op(opLine(op, params)), op, startedMs: this.now(), cancelled: false };
       this.pending.set(id, entry);
-      if (LIST_KEY[op] !== undefined) this.lastList.set(method, entry);
+      if (LIST_KEYS[op] !== undefined) this.lastList.set(method, entry);
     }
     this.writer.c2s(value);
   }
@@ -155,7 +149,7 @@ export class OpInference {
       return;
     }
     if (!('result' in response)) return;
-    const key = LIST_KEY[entry.op];
+    const key = LIST_KEYS[entry.op];
     const result = response.result;
     if (key === undefined || !isObject(result)) {
       entry.line.expect = { result };

@@ -7,7 +7,6 @@
 // is never written. Does NOT know where the lines came from.
 
 import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { JsonObject } from '../client/results.js';
 import { isObject } from '../jsonrpc/message.js';
 import { parseTranscript, TRANSCRIPT_FORMAT_VERSION, type TranscriptTransport } from '../conformance/transcript.js';
@@ -31,10 +30,6 @@ export interface TranscriptHeaderInput {
 type Line = { kind: 'op'; value: JsonObject } | { kind: 'wire'; value: JsonObject } | { kind: 'comment'; text: string };
 
 /** The case name a transcript file stands for: its name without `.jsonl`. */
-export function caseNameForFile(file: string): string {
-  return basename(file).replace(/\.jsonl$/, '');
-}
-
 export class TranscriptWriter {
   private readonly lines: Line[] = [];
   private protocolVersion: string | undefined;
