@@ -78,10 +78,19 @@ export class ProcessGroup {
       }
       return true;
     }
-    if (hasRunningMember(this.child.pid)) return true;
+    // The members found last time first: a shutdown polls this every few ms, and a scan of /proc reads
+    // every process of the machine. /proc is scanned again only when none of them runs any more.
+    if (this.members.some((pid) => isRunning(pid, this.child.pid))) return true;
+    const found = runningMembers(this.child.pid);
+    if (found === undefined) return true; // no /proc: signal 0 found members, and that is all there is to know
+    this.members = found;
+    if (found.length > 0) return true;
     this.release();
     return false;
   }
+
+  /** Members of the group seen running at the last scan of /proc. */
+  private members: string[] = [];
 
   /**
    * Stops tracking the group (it is gone, or what is left got SIGKILL).
@@ -96,18 +105,19 @@ export class ProcessGroup {
 }
 
 /**
- * Linux: whether the group has a member that is not a zombie, read from
- * /proc. Elsewhere (no /proc) every member counts as running. Only called
- * when signal 0 found members, which is rare: during a shutdown, or after
- * a wrapper exited and left its children behind.
+ * Linux: the members of the group that are not zombies (their /proc
+ * names), or undefined where there is no /proc. Only called when signal 0
+ * found members, which is rare: during a shutdown, or after a wrapper
+ * exited and left its children behind.
  */
-function hasRunningMember(pgid: number): boolean {
+function runningMembers(pgid: number): string[] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return true;
+    return undefined;
   }
+  const members: string[] = [];
   let sawProc = false;
   for (const name of entries) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
@@ -115,7 +125,13 @@ function hasRunningMember(pgid: number): boolean {
     if (!fields) continue;
     sawProc = true;
     // After the name: state, ppid, pgrp.
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(name);
   }
-  return !sawProc;
+  return sawProc ? members : undefined;
+}
+
+/** Whether a member found by runningMembers still runs: still in the group (its pid not reused), not a zombie. */
+function isRunning(pid: string, pgid: number): boolean {
+  const fields = procStatFields(pid);
+  return fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid;
 }
