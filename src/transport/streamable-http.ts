@@ -10,7 +10,7 @@
 // the session on close.
 
 import { ClosedError, MessageTooLargeError, SessionExpiredError, type McpClientError } from '../errors.js';
-import { classify, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/message.js';
+import { isObject, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import { readSse, type SseEvent } from './sse-stream.js';
@@ -314,6 +314,6 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 /** Whether a decoded message (or batch) holds the answer to request `id`, valid or not: the stream's work is then done. */
 function isAnswerTo(value: unknown, id: JsonRpcId): boolean {
   if (Array.isArray(value)) return value.some((item) => isAnswerTo(item, id));
-  const c = classify(value);
-  return c.kind === 'response' ? c.message.id === id : c.kind === 'invalid' && c.id === id;
+  // Any object without a method that carries the id: a valid answer or a malformed one, the Connection sorts it out.
+  return isObject(value) && !('method' in value) && value.id === id;
 }
