@@ -11,7 +11,7 @@ import { errorForEnd } from '../client/connection.js';
 import { redact } from '../transport/redact.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
-import { ClosedError, McpClientError, type McpErrorCode } from '../errors.js';
+import { ClosedError, ConfigError, McpClientError, type McpErrorCode } from '../errors.js';
 import type { TransportEnd } from '../transport/transport.js';
 import { nextDelay } from '../util/backoff.js';
 import type { SourceServer } from './config/types.js';
@@ -120,8 +120,12 @@ export class ServerSupervisor {
     private readonly options: SupervisorOptions,
   ) {
     this.state = server.disabled ? 'disabled' : 'idle';
-    if (server.disabled) this.reason = server.tools.enabled ? 'disabled in the operator config' : 'tools.enabled is false: it would register no tools';
+    if (server.disabled) this.operatorOff = server.tools.enabled ? 'disabled in the operator config' : 'tools.enabled is false: it would register no tools';
+    this.reason = this.operatorOff;
   }
+
+  /** Why the config keeps this server off, if it does: the host cannot override it. */
+  private readonly operatorOff: string | undefined;
 
   get key(): string {
     return this.server.key;
@@ -189,8 +193,14 @@ export class ServerSupervisor {
     throw error;
   };
 
-  /** The host turns a failed or disabled server back on: failures forgotten, started on next use. */
+  /**
+   * The host turns a server it disabled, or one that failed, back on:
+   * failures forgotten, started on next use. What the operator's config
+   * turned off (local.toml `disabled`, `tools.enabled: false`) stays off:
+   * only the config can turn it on (a reload).
+   */
   enable(): void {
+    if (this.operatorOff) throw new ConfigError(undefined, ['mcp', this.key], `server "${this.key}" is ${this.operatorOff}; change the config and reload to turn it on`, { server: this.key });
     if (this.state !== 'failed' && this.state !== 'disabled' && this.state !== 'restarting') return;
     this.cancelTimer();
     this.failures = 0;
@@ -198,14 +208,43 @@ export class ServerSupervisor {
     this.setState('idle');
   }
 
+  /** The host turns the server off: its connection closed, its tools withdrawn, no restarts until enable(). */
+  async disable(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'disabled') return;
+    this.cancelTimer();
+    this.reason = 'disabled by the host';
+    await this.stop('disabled');
+  }
+
+  /**
+   * Stops the server if it runs and starts it again now, failures forgotten:
+   * what a host does after fixing what broke it (a server restarted
+   * elsewhere, a rotated credential). Resolves once it is ready.
+   */
+  async restart(): Promise<McpClient> {
+    if (this.operatorOff) throw new ConfigError(undefined, ['mcp', this.key], `server "${this.key}" is ${this.operatorOff}; change the config and reload to turn it on`, { server: this.key });
+    if (this.state === 'closed') throw this.unavailable();
+    this.cancelTimer();
+    await this.stop('idle');
+    this.failures = 0;
+    this.reason = undefined;
+    return this.start();
+  }
+
+  /** Ends the connection or start in progress and settles in `state` (idle, disabled or closed). */
+  private async stop(state: 'idle' | 'disabled' | 'closed'): Promise<void> {
+    const client = this.client;
+    const starting = this.starting;
+    this.client = undefined;
+    this.setState(state);
+    this.startAbort?.abort(new ClosedError({ server: this.key }, { reason: 'closed' }));
+    await Promise.allSettled([client?.close(), this.discovering?.close(), starting]);
+  }
+
   async close(): Promise<void> {
     this.cancelTimer();
-    this.setState('closed');
-    this.startAbort?.abort(new ClosedError({ server: this.key }, { reason: 'closed' }));
-    const client = this.client;
-    this.client = undefined;
     // A start in progress ends with its client closed (see start()); closing the one discovering stops its tools/list now.
-    await Promise.allSettled([client?.close(), this.discovering?.close(), this.starting]);
+    await this.stop('closed');
   }
 
   // --- lifecycle -------------------------------------------------------------------
@@ -233,7 +272,8 @@ export class ServerSupervisor {
       },
       (error: unknown) => {
         this.starting = undefined;
-        if (this.state === 'closed') throw error;
+        // Stopped meanwhile (closed, disabled, restarted): the abort is not a failure of the server.
+        if (this.state !== 'starting') throw error;
         this.failed(error);
         throw error;
       },

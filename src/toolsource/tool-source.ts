@@ -53,6 +53,13 @@ export interface ToolCallOptions {
   signal?: AbortSignal;
   /** Overrides the server's timeout for this call. */
   timeoutMs?: number;
+  /**
+   * Runs the call inside `within`, at the call's turn: with serializeCalls,
+   * after the calls before it on the same server have settled. A host that
+   * attributes what a server sends during a call (Kestrel's sampling budget)
+   * marks the call as running here.
+   */
+  within?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** What a call returns: the server's result, capped, and where it came from. */
@@ -177,8 +184,10 @@ export class ToolSource {
     const tool = definition.mcp_tool_name;
     const cap = this.options.config.resultCapBytes;
     // The client's default timeout is already this server's (see the constructor); the caller's own overrides it.
+    const { within, ...callOptions } = options;
+    const job = within ? (client: McpClient) => within(() => client.callTool(tool, args, callOptions)) : (client: McpClient) => client.callTool(tool, args, callOptions);
     return supervisor
-      .run((client) => client.callTool(tool, args, options), this.options.serializeCalls ?? false)
+      .run(job, this.options.serializeCalls ?? false)
       .then((result) => {
         const capped = capResult(result, cap);
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
@@ -201,11 +210,23 @@ export class ToolSource {
     return [...this.supervisors.values()].map((s) => s.status());
   }
 
-  /** Turns a failed or disabled server back on; it starts at next use (S2). */
+  /**
+   * Turns a server that failed, or that the host disabled, back on; it
+   * starts at next use (S2). A server the operator's config turns off stays
+   * off (a ConfigError says so): only a config change turns it on.
+   */
   enable(key: string): void {
-    const supervisor = this.supervisors.get(key);
-    if (!supervisor) throw this.unknownServer(key);
-    supervisor.enable();
+    this.supervisor(key).enable();
+  }
+
+  /** Turns a server off until enable(): its connection closed, its tools withdrawn. */
+  disable(key: string): Promise<void> {
+    return this.supervisor(key).disable();
+  }
+
+  /** Stops a server and starts it again now, failures forgotten; resolves once it is ready (its tools rediscovered). */
+  async restart(key: string): Promise<void> {
+    await this.supervisor(key).restart();
   }
 
   on<K extends keyof ToolSourceEvents>(event: K, listener: Listener<K>): () => void {
@@ -224,6 +245,12 @@ export class ToolSource {
   }
 
   // --- internals -----------------------------------------------------------------
+
+  private supervisor(key: string): ServerSupervisor {
+    const supervisor = this.supervisors.get(key);
+    if (!supervisor) throw this.unknownServer(key);
+    return supervisor;
+  }
 
   private emit<K extends keyof ToolSourceEvents>(event: K, payload: ToolSourceEvents[K]): void {
     if (this.closed && event === 'tools-changed') return;
