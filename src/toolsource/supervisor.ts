@@ -4,19 +4,50 @@
 // consecutive failures until the host enables it again, and keeps the
 // state a host reads. Calls in flight when the server dies fail with the
 // client's `closed` error and are not retried (S3): tools may not be
-// idempotent. Timing comes from an injectable clock.
+// idempotent. What cannot fix itself is not retried: a refused credential
+// goes to `needs-auth`, a secret that cannot be resolved or a config the
+// server cannot use to `failed`, each at once. A start has a deadline.
+// Timing comes from an injectable clock.
 
 import { connect } from '../client/connect.js';
 import { errorForEnd } from '../client/connection.js';
 import { redact } from '../transport/redact.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
-import { ClosedError, ConfigError, McpClientError, type McpErrorCode } from '../errors.js';
+import { AuthError, ClosedError, ConfigError, McpClientError, TimeoutError, type McpErrorCode } from '../errors.js';
+import type { HttpAuth } from '../transport/http-headers.js';
 import type { TransportEnd } from '../transport/transport.js';
 import { nextDelay } from '../util/backoff.js';
 import type { SourceServer } from './config/types.js';
 
-export type ServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'closed';
+/**
+ * - `disabled`: off by the operator's config or by the host (reason says which); never started.
+ * - `idle`: not started yet (first use starts it).
+ * - `starting`: connecting and discovering, within the start deadline.
+ * - `ready`: connected; its tools are registered.
+ * - `restarting`: it crashed or failed to start; the next attempt is at nextAttemptAt.
+ * - `needs-auth`: the server refused the credentials (401/403); not retried until the host restarts or enables it.
+ * - `failed`: given up (maxFailures in a row, or a failure that cannot fix itself); enable() or restart() turn it back on.
+ * - `closed`: the tool source is closed.
+ * Only `ready` servers contribute tools.
+ */
+export type ServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'reconnecting' | 'restarting' | 'needs-auth' | 'failed' | 'closed';
+
+/** Where a host's secrets come from (a keychain, a vault): asked when a server whose auth names `ref` starts. */
+export type SecretResolver = (ref: string, context: { server: string }) => Promise<string | undefined> | string | undefined;
+
+/** What calls to one server have cost, over the source's life (S5). */
+export interface CallStats {
+  /** Sum and maximum of call durations, ms (calls that settled). */
+  totalMs: number;
+  maxMs: number;
+  /** Result bytes received (before the cap). */
+  bytes: number;
+  /** Results cut by the result cap (R5). */
+  truncated: number;
+  /** Calls that ended in a timeout. */
+  timeouts: number;
+}
 
 /** What a host reads about one server (S5). */
 export interface ServerStatus {
@@ -40,6 +71,9 @@ export interface ServerStatus {
   tools: number;
   calls: number;
   errors: number;
+  stats: CallStats;
+  /** The protocol version the connection speaks (ready servers), e.g. `2025-11-25`. */
+  protocolVersion: string | undefined;
 }
 
 export interface Clock {
@@ -88,6 +122,12 @@ export interface SupervisorOptions {
   onState(status: ServerStatus): void;
   /** The server said one of its lists changed (tools, resources, prompts). */
   onListChanged?(kind: ListChangedKind): void;
+  /** The deadline for one start (connect, handshake and tool discovery), ms. */
+  startupTimeoutMs: number;
+  /** Resolves a secret_ref the config could not (see SourceServer.secretRef); absent: such a server never starts. */
+  resolveSecret?: SecretResolver | undefined;
+  /** The server left `ready` (crashed, disabled, failed, closed): its tools are no longer offered. */
+  onUnavailable?(): void;
   /** Builds the client; replaceable in tests. Default: connect(). */
   connectServer?: (server: SourceServer, options: McpClientOptions, signal: AbortSignal) => Promise<McpClient>;
 }
@@ -112,6 +152,9 @@ export class ServerSupervisor {
   private calls = 0;
   private errors = 0;
   private lastStderr = '';
+  private readonly stats: CallStats = { totalMs: 0, maxMs: 0, bytes: 0, truncated: 0, timeouts: 0 };
+  /** Secrets resolved at start by the host's resolver: scrubbed like the config's. */
+  private readonly resolvedSecrets = new Set<string>();
   /** Serializes calls when the host asks for it (R6). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -144,10 +187,26 @@ export class ServerSupervisor {
       lastErrorCode: this.lastErrorCode,
       stderrTail: this.scrub(this.client?.stderrTail() || this.lastStderr) ?? '',
       pid: this.state === 'ready' ? this.client?.pid : undefined,
-      tools: this.toolCount,
+      tools: this.state === 'ready' || this.state === 'reconnecting' ? this.toolCount : 0,
       calls: this.calls,
       errors: this.errors,
+      stats: { ...this.stats },
+      protocolVersion: this.state === 'ready' || this.state === 'reconnecting' ? this.client?.profile?.protocolVersion : undefined,
     };
+  }
+
+  /** Every value that must not show in status or in an error from this server. */
+  secrets(): readonly string[] {
+    return this.resolvedSecrets.size === 0 ? this.options.secrets : [...this.options.secrets, ...this.resolvedSecrets];
+  }
+
+  /** One settled call's cost (the tool source measures it: it sees the result's size and the cap). */
+  recordCall(ms: number, bytes: number, truncated: boolean, timedOut: boolean): void {
+    this.stats.totalMs += ms;
+    if (ms > this.stats.maxMs) this.stats.maxMs = ms;
+    this.stats.bytes += bytes;
+    if (truncated) this.stats.truncated++;
+    if (timedOut) this.stats.timeouts++;
   }
 
   /**
@@ -155,7 +214,8 @@ export class ServerSupervisor {
    * its environment on stderr, and errors carry the stderr tail.
    */
   private scrub(text: string | undefined): string | undefined {
-    return text === undefined || this.options.secrets.length === 0 ? text : redact(text, this.options.secrets);
+    const secrets = this.secrets();
+    return text === undefined || secrets.length === 0 ? text : redact(text, secrets);
   }
 
   /** The connected client, starting the server if it is idle; waits for a start in progress. */
@@ -201,7 +261,7 @@ export class ServerSupervisor {
    */
   enable(): void {
     if (this.operatorOff) throw new ConfigError(undefined, ['mcp', this.key], `server "${this.key}" is ${this.operatorOff}; change the config and reload to turn it on`, { server: this.key });
-    if (this.state !== 'failed' && this.state !== 'disabled' && this.state !== 'restarting') return;
+    if (this.state !== 'failed' && this.state !== 'needs-auth' && this.state !== 'disabled' && this.state !== 'restarting') return;
     this.cancelTimer();
     this.failures = 0;
     this.reason = undefined;
@@ -287,6 +347,43 @@ export class ServerSupervisor {
     const connectServer = this.options.connectServer ?? ((server, options, signal) => connect(server.params, options, { signal }));
     const abort = new AbortController();
     this.startAbort = abort;
+    // One deadline for the whole start: a server that hangs in its handshake or its tools/list holds nobody longer.
+    const deadlineMs = this.options.startupTimeoutMs;
+    const deadline = this.options.clock.setTimeout(() => abort.abort(new TimeoutError({ server: this.key, method: 'start' }, deadlineMs, ` (the start deadline: connect, initialize and tools/list)`)), deadlineMs);
+    try {
+      const server = await this.withCredentials(abort.signal);
+      return await this.connectWith(connectServer, server, abort.signal);
+    } finally {
+      this.options.clock.clearTimeout(deadline);
+    }
+  }
+
+  /**
+   * The server with its secret in place: a secret_ref the config could not
+   * resolve goes to the host's resolver. No resolver, or no value: the server
+   * never starts (a ConfigError, not retried).
+   */
+  private async withCredentials(signal: AbortSignal): Promise<SourceServer> {
+    const ref = this.server.secretRef;
+    const params = this.server.params;
+    if (ref === undefined || params.transport === 'stdio' || (params.auth !== undefined && params.auth.type !== 'none')) return this.server;
+    const fail = (why: string) => new ConfigError(undefined, ['mcp', this.key, 'auth', 'secret_ref'], `the secret "${ref.ref}" for server "${this.key}" ${why}; the server is not started without it`, { server: this.key });
+    if (!this.options.resolveSecret) throw fail('is not in local.toml [secrets] and the host gave no secret resolver');
+    let value: string | undefined;
+    try {
+      value = await this.options.resolveSecret(ref.ref, { server: this.key });
+    } catch (error) {
+      throw fail(`could not be resolved by the host (${describe(error)})`);
+    }
+    signal.throwIfAborted();
+    if (typeof value !== 'string' || value.trim() === '') throw fail('was not found by the host\'s resolver');
+    if (/[\r\n\0]/.test(value)) throw fail('contains a line break or NUL, which an HTTP header cannot carry');
+    this.resolvedSecrets.add(value);
+    const auth: HttpAuth = ref.type === 'bearer' ? { type: 'bearer', value } : { type: 'header', headerName: ref.headerName, value };
+    return { ...this.server, params: { ...params, auth } };
+  }
+
+  private async connectWith(connectServer: NonNullable<SupervisorOptions['connectServer']>, server: SourceServer, signal: AbortSignal): Promise<McpClient> {
     let client: McpClient | undefined;
     const options: McpClientOptions = {
       ...this.options.client,
@@ -300,10 +397,11 @@ export class ServerSupervisor {
         if (kind === 'tools' && this.options.rediscover && client && this.client === client) void this.rediscover(client);
       },
     };
-    client = await connectServer(this.server, options, abort.signal);
+    client = await connectServer(server, options, signal);
     this.discovering = client;
     try {
-      await this.discover(client);
+      signal.throwIfAborted();
+      await this.discover(client, signal);
     } catch (error) {
       this.lastStderr = client.stderrTail();
       await client.close().catch(() => {});
@@ -314,8 +412,8 @@ export class ServerSupervisor {
     return client;
   }
 
-  private async discover(client: McpClient): Promise<void> {
-    const { tools } = await client.listTools();
+  private async discover(client: McpClient, signal?: AbortSignal): Promise<void> {
+    const { tools } = await client.listTools(signal ? { signal } : undefined);
     this.toolCount = this.options.onTools(tools);
   }
 
@@ -347,6 +445,17 @@ export class ServerSupervisor {
     this.lastErrorCode = error instanceof McpClientError ? error.code : undefined;
     // A start that failed returned no client: the stderr tail rides on its error.
     if (error instanceof ClosedError && error.stderrTail) this.lastStderr = error.stderrTail;
+    // Nothing retries what cannot fix itself: a refused credential, a secret that is not there, a config the server cannot use.
+    if (error instanceof AuthError) {
+      this.reason = `the server refused the credentials (HTTP ${error.status}); fix them, then restart or enable the server`;
+      this.setState('needs-auth');
+      return;
+    }
+    if (error instanceof ConfigError) {
+      this.reason = this.lastError;
+      this.setState('failed');
+      return;
+    }
     const policy = this.options.restart;
     if (this.failures >= policy.maxFailures) {
       this.reason = `${this.failures} consecutive failures; the last: ${this.lastError}`;
@@ -370,7 +479,9 @@ export class ServerSupervisor {
   }
 
   private setState(state: ServerState): void {
+    const was = this.state;
     this.state = state;
+    if ((was === 'ready' || was === 'reconnecting') && state !== 'ready' && state !== 'reconnecting') this.options.onUnavailable?.();
     this.options.onState(this.status());
   }
 
@@ -378,14 +489,22 @@ export class ServerSupervisor {
   private unavailable(): ClosedError {
     const why =
       this.state === 'restarting'
-        ? `it crashed and restarts at ${new Date(this.nextAttemptAt ?? 0).toISOString()} (after ${this.failures} consecutive failure${this.failures === 1 ? '' : 's'}; last: ${this.lastError})`
+        ? `it ${this.readyAt === undefined ? 'failed to start' : 'crashed'} and starts again in ${inSeconds((this.nextAttemptAt ?? 0) - this.options.clock.now())} (after ${this.failures} consecutive failure${this.failures === 1 ? '' : 's'}; last: ${this.lastError})`
         : this.state === 'failed'
           ? `it is marked failed (${this.reason}); the host can re-enable it`
-          : this.state === 'disabled'
-            ? `it is ${this.reason ?? 'disabled'}`
-            : 'the tool source is closed';
+          : this.state === 'needs-auth'
+            ? `it needs authorization: ${this.reason}`
+            : this.state === 'disabled'
+              ? `it is ${this.reason ?? 'disabled'}`
+              : 'the tool source is closed';
     return new ClosedError({ server: this.key }, { reason: 'unavailable', cause: new Error(this.scrub(why)) });
   }
+}
+
+/** "2 s", "500 ms": how long until a restart, as a person reads it. */
+function inSeconds(ms: number): string {
+  const left = Math.max(0, ms);
+  return left < 1_000 ? `${Math.round(left)} ms` : `${Math.round(left / 1_000)} s`;
 }
 
 function describe(error: unknown): string {

@@ -6,10 +6,12 @@
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import type { ServerParams } from '../client/connect.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, TimeoutError } from '../errors.js';
 import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
 import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
-import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type ServerStatus } from './supervisor.js';
+import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type SecretResolver, type ServerStatus } from './supervisor.js';
+import { scrubError } from './scrub-error.js';
+import { isDeepStrictEqual } from 'node:util';
 import { capResult, type CappedResult } from './truncate.js';
 import type { LoadToolSourceOptions } from './config/load.js';
 import { safeEnvironment } from './environment.js';
@@ -47,10 +49,67 @@ export interface ToolSourceOptions {
   serverHandlers?: (key: string) => McpClientOptions['handlers'] | undefined;
   /** Re-run discovery when a server sends tools/list_changed (R7). Default true. */
   rediscover?: boolean;
+  /**
+   * The deadline for one server's start (spawn or connect, initialize,
+   * tools/list), for servers whose config sets none. Default 30 000 ms
+   * (DEFAULT_STARTUP_TIMEOUT_MS). A start past it fails like a crash and is
+   * retried with backoff.
+   */
+  startupTimeoutMs?: number;
+  /**
+   * Where secrets the config names but does not hold come from (a keychain,
+   * a vault): asked at each start of a server whose `auth.secret_ref` was
+   * not in local.toml. The value is scrubbed like every config secret. A
+   * server whose secret cannot be resolved never starts (state `failed`).
+   */
+  resolveSecret?: SecretResolver;
+  /**
+   * What a server that is not ready (crashed, failed, disabled, needing
+   * auth) contributes: 'hide' (default) nothing, so no agent is offered a
+   * tool that cannot run; 'mark' its last-known tools, with
+   * `available: false`, for a UI that shows them greyed out. Calls to them
+   * fail with `unavailable` either way.
+   */
+  unavailableTools?: 'hide' | 'mark';
+  /** Told about every settled call (R6, S5): for a host's metrics or logs. A throwing hook is a handler-error diagnostic. */
+  onCall?: (event: ToolCallEvent) => void;
 }
+
+/** One settled call, as onCall sees it. `error` is the typed error the caller got, scrubbed. */
+export interface ToolCallEvent {
+  server: string;
+  tool: string;
+  /** The canonical name. */
+  name: string;
+  ms: number;
+  /** The result's size in bytes before the cap (0 for a failed call). */
+  bytes: number;
+  truncated: boolean;
+  error: Error | undefined;
+  /** The protocol version of the connection the call went over. */
+  era: string | undefined;
+}
+
+/** What reload() did, by server key. */
+export interface ReloadReport {
+  added: string[];
+  removed: string[];
+  /** Their configuration changed: stopped, and started again where they were running. */
+  restarted: string[];
+  unchanged: string[];
+}
+
+/** The deadline for one server's start when neither its config nor the host sets one. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 
 export interface ToolCallOptions {
   signal?: AbortSignal;
+  /**
+   * Dispatch for this agent (R3): a tool its `tools:` block does not enable
+   * is refused with UnknownToolError, as if it did not exist. An agent name
+   * from the config, or rules of the host's own.
+   */
+  agent?: string | AgentToolRules;
   /** Overrides the server's timeout for this call. */
   timeoutMs?: number;
   /**
@@ -86,51 +145,80 @@ export interface ToolQuery {
   agent?: string | AgentToolRules;
   /** Start and discover servers not discovered yet first (default true); false: only what is registered already. */
   discover?: boolean;
+  /**
+   * Wait at most this long for discovery, ms: the tools of servers ready by
+   * then are listed, and the others go on starting (their tools arrive with
+   * a tools-changed event). Default: until each server is ready or has
+   * failed, which each server's start deadline bounds.
+   */
+  deadlineMs?: number;
+}
+
+/** A tool as listed; `available: false` only with `unavailableTools: 'mark'`, for a server that is not ready. */
+export type ListedTool = ToolDefinition & { available?: false };
+
+/** One agent's view of the source: only the tools its `tools:` block enables, listed and dispatched (R3). */
+export interface AgentToolView {
+  readonly agent: string;
+  tools(query?: Omit<ToolQuery, 'agent'>): Promise<ListedTool[]>;
+  call(name: string, args?: JsonObject, options?: Omit<ToolCallOptions, 'agent'>): Promise<ToolCallResult>;
 }
 
 export class ToolSource {
   private readonly registry = new ToolRegistry();
   private readonly supervisors = new Map<string, ServerSupervisor>();
   private readonly filters = new Map<string, CompiledFilter>();
+  /** Each server's tools when it was last ready: what a call to a withdrawn tool names, and what 'mark' lists. */
+  private readonly lastKnown = new Map<string, ToolDefinition[]>();
   private readonly listeners: { [K in keyof ToolSourceEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set(), 'list-changed': new Set() };
+  private current: ToolSourceConfig;
   private closed = false;
 
   constructor(private readonly options: ToolSourceOptions) {
-    const restart = { ...DEFAULT_RESTART_POLICY, ...options.restart };
-    const clock = options.clock ?? systemClock;
-    for (const server of options.config.servers) {
-      const filter = compileFilter(server.tools);
-      this.filters.set(server.key, filter);
-      const supervised = { ...server, params: withEnvironment(server.params, options.serverEnvironment ?? 'merge') };
-      // A server whose tools are all filtered out is never contacted: it would register nothing.
-      if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
-      const handlers = options.serverHandlers?.(server.key);
-      const supervisor = new ServerSupervisor(supervised, {
-        clock,
-        restart,
-        rediscover: options.rediscover ?? true,
-        secrets: options.config.secrets,
-        client: {
-          ...options.client,
-          ...(handlers ? { handlers } : {}),
-          ...(server.startupTimeoutMs !== undefined ? { connectTimeoutMs: server.startupTimeoutMs } : {}),
-          timeoutMs: server.timeoutMs ?? options.config.defaultTimeoutMs,
-        },
-        onTools: (tools) => {
-          const change = this.registry.setServerTools(server.key, tools, filter);
-          this.emit('tools-changed', change);
-          return this.registry.countFor(server.key);
-        },
-        onState: (status) => this.emit('server-state', status),
-        onListChanged: (kind) => this.emit('list-changed', { server: server.key, kind }),
-      });
-      this.supervisors.set(server.key, supervisor);
-    }
+    this.current = options.config;
+    for (const server of options.config.servers) this.supervisors.set(server.key, this.supervise(server, options.config));
+  }
+
+  private supervise(server: SourceServer, config: ToolSourceConfig): ServerSupervisor {
+    const options = this.options;
+    const filter = compileFilter(server.tools);
+    this.filters.set(server.key, filter);
+    const supervised = { ...server, params: withEnvironment(server.params, options.serverEnvironment ?? 'merge') };
+    // A server whose tools are all filtered out is never contacted: it would register nothing.
+    if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
+    const handlers = options.serverHandlers?.(server.key);
+    return new ServerSupervisor(supervised, {
+      clock: options.clock ?? systemClock,
+      restart: { ...DEFAULT_RESTART_POLICY, ...options.restart },
+      rediscover: options.rediscover ?? true,
+      secrets: config.secrets,
+      startupTimeoutMs: server.startupTimeoutMs ?? options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      resolveSecret: options.resolveSecret,
+      client: {
+        ...options.client,
+        ...(handlers ? { handlers } : {}),
+        timeoutMs: server.timeoutMs ?? config.defaultTimeoutMs,
+      },
+      onTools: (tools) => {
+        const change = this.registry.setServerTools(server.key, tools, filter);
+        this.lastKnown.set(server.key, this.registry.list().filter((d) => d.mcp_server === server.key));
+        this.announce(change);
+        return this.registry.countFor(server.key);
+      },
+      onUnavailable: () => this.announce(this.registry.setServerTools(server.key, [], filter)),
+      onState: (status) => this.emit('server-state', status),
+      onListChanged: (kind) => this.emit('list-changed', { server: server.key, kind }),
+    });
+  }
+
+  /** tools-changed, only when something did change (a restart that found the same tools says nothing). */
+  private announce(change: ToolsChange): void {
+    if (change.added.length > 0 || change.removed.length > 0 || change.adjusted.length > 0) this.emit('tools-changed', change);
   }
 
   /** The config this source runs. */
   get config(): ToolSourceConfig {
-    return this.options.config;
+    return this.current;
   }
 
   /**
@@ -147,12 +235,30 @@ export class ToolSource {
    * The registered tools (R1, R2), discovering servers first where needed;
    * for an agent, only those its `tools:` block enables (R3).
    */
-  async tools(query: ToolQuery = {}): Promise<ToolDefinition[]> {
-    if (query.discover !== false) await this.discover();
-    const all = this.registry.list();
-    if (query.agent === undefined) return all;
-    const rules = typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
-    return all.filter((definition) => enabledForAgent(definition, rules));
+  async tools(query: ToolQuery = {}): Promise<ListedTool[]> {
+    // Checked first: a mistyped agent name fails before anything starts.
+    const rules = query.agent === undefined ? undefined : typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
+    if (query.discover !== false) await withDeadline(this.discover(), query.deadlineMs);
+    const all: ListedTool[] = this.registry.list();
+    if (this.options.unavailableTools === 'mark') all.push(...this.withdrawn().map((d): ListedTool => ({ ...d, available: false })));
+    return rules === undefined ? all : all.filter((definition) => enabledForAgent(definition, rules));
+  }
+
+  /** The view of one agent (R3): list and call only what its `tools:` block enables. How a host dispatches for an agent. */
+  forAgent(agent: string): AgentToolView {
+    this.agentRules(agent); // an unknown agent fails here, not at its first call
+    return {
+      agent,
+      tools: (query = {}) => this.tools({ ...query, agent }),
+      call: (name, args, options = {}) => this.call(name, args, { ...options, agent }),
+    };
+  }
+
+  /** Last-known tools of servers that are not ready now, sorted by name. */
+  private withdrawn(): ToolDefinition[] {
+    const out: ToolDefinition[] = [];
+    for (const [key, definitions] of this.lastKnown) if (this.registry.countFor(key) === 0 && this.supervisors.has(key)) out.push(...definitions);
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** The tools registered so far, without starting anything. */
@@ -174,24 +280,59 @@ export class ToolSource {
   call(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
     const definition = this.registry.resolve(name);
     // Not async on purpose: the per-call path is a lookup and one promise chain.
-    if (definition) return this.dispatch(definition, args, options);
-    return this.discoverFor(name).then((found) => this.dispatch(found, args, options));
+    if (definition && options.agent === undefined) return this.dispatch(definition, args, options);
+    if (definition) return this.permitted(definition, name, options.agent!).then((d) => this.dispatch(d, args, options));
+    return this.discoverFor(name)
+      .then((found) => (options.agent === undefined ? found : this.permitted(found, name, options.agent)))
+      .then((found) => this.dispatch(found, args, options));
+  }
+
+  /** R3 at dispatch: a tool the agent was not given is, to that agent, a tool that does not exist. */
+  private async permitted(definition: ToolDefinition, asked: string, agent: string | AgentToolRules): Promise<ToolDefinition> {
+    const rules = typeof agent === 'string' ? this.agentRules(agent) : agent;
+    if (enabledForAgent(definition, rules)) return definition;
+    const agentName = typeof agent === 'string' ? agent : 'this agent';
+    throw this.unknownTool(asked, (d) => enabledForAgent(d, rules), ` (${agentName} was not given it)`);
   }
 
   private dispatch(definition: ToolDefinition, args: JsonObject, options: ToolCallOptions): Promise<ToolCallResult> {
     const supervisor = this.supervisors.get(definition.mcp_server)!;
     const server = supervisor.server;
     const tool = definition.mcp_tool_name;
-    const cap = this.options.config.resultCapBytes;
-    // The client's default timeout is already this server's (see the constructor); the caller's own overrides it.
-    const { within, ...callOptions } = options;
-    const job = within ? (client: McpClient) => within(() => client.callTool(tool, args, callOptions)) : (client: McpClient) => client.callTool(tool, args, callOptions);
-    return supervisor
-      .run(job, this.options.serializeCalls ?? false)
-      .then((result) => {
+    const cap = this.current.resultCapBytes;
+    const started = performance.now();
+    let era: string | undefined;
+    // The client's default timeout is already this server's (see supervise()); the caller's own overrides it.
+    const { within, agent: _agent, ...callOptions } = options;
+    const call = (client: McpClient) => {
+      era = client.profile?.protocolVersion;
+      return client.callTool(tool, args, callOptions);
+    };
+    const job = within ? (client: McpClient) => within(() => call(client)) : call;
+    return supervisor.run(job, this.options.serializeCalls ?? false).then(
+      (result) => {
         const capped = capResult(result, cap);
+        const ms = performance.now() - started;
+        supervisor.recordCall(ms, capped.sizeBytes, capped.truncated, false);
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era });
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
-      });
+      },
+      (error: unknown) => {
+        const scrubbed = scrubError(error, supervisor.secrets());
+        const ms = performance.now() - started;
+        supervisor.recordCall(ms, 0, false, scrubbed instanceof TimeoutError);
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era });
+        throw scrubbed;
+      },
+    );
+  }
+
+  private tell(event: ToolCallEvent): void {
+    try {
+      this.options.onCall!(event);
+    } catch (error) {
+      this.options.client?.onDiagnostic?.({ kind: 'handler-error', server: event.server, method: 'onCall', error });
+    }
   }
 
   /**
@@ -202,7 +343,9 @@ export class ToolSource {
   withServer<T>(key: string, job: (client: McpClient) => Promise<T>): Promise<T> {
     const supervisor = this.supervisors.get(key);
     if (!supervisor) return Promise.reject(this.unknownServer(key));
-    return supervisor.run(job, this.options.serializeCalls ?? false);
+    return supervisor.run(job, this.options.serializeCalls ?? false).catch((error: unknown) => {
+      throw scrubError(error, supervisor.secrets());
+    });
   }
 
   /** Every server's state (S5). */
@@ -226,7 +369,65 @@ export class ToolSource {
 
   /** Stops a server and starts it again now, failures forgotten; resolves once it is ready (its tools rediscovered). */
   async restart(key: string): Promise<void> {
-    await this.supervisor(key).restart();
+    const supervisor = this.supervisor(key);
+    await supervisor.restart().catch((error: unknown) => {
+      throw scrubError(error, supervisor.secrets());
+    });
+  }
+
+  /**
+   * Runs a new configuration (a config file edited while the host runs):
+   * servers whose configuration is the same keep running, untouched, with
+   * their calls in flight; changed ones are stopped and started again if
+   * they were running (idle ones stay idle); removed ones are closed and
+   * their tools withdrawn; added ones start as a new server would. The
+   * agents' rules, the result cap and the default timeout are the new
+   * config's from the next call on.
+   */
+  async reload(config: ToolSourceConfig): Promise<ReloadReport> {
+    if (this.closed) throw new ConfigError(config.file, [], 'the tool source is closed; open a new one');
+    const report: ReloadReport = { added: [], removed: [], restarted: [], unchanged: [] };
+    const before = new Map(this.current.servers.map((server) => [server.key, server]));
+    const next = new Map(config.servers.map((server) => [server.key, server]));
+    const stopping: Promise<void>[] = [];
+    const starting: ServerSupervisor[] = [];
+    const retire = (key: string) => {
+      const old = this.supervisors.get(key)!;
+      this.supervisors.delete(key);
+      this.lastKnown.delete(key);
+      stopping.push(old.close());
+      this.announce(this.registry.setServerTools(key, [], this.filters.get(key) ?? compileFilter(before.get(key)!.tools)));
+      return old.status().state;
+    };
+    for (const key of before.keys()) {
+      if (next.has(key)) continue;
+      retire(key);
+      this.filters.delete(key);
+      report.removed.push(key);
+    }
+    // The new config is in place before any new supervisor runs: its secrets, cap and defaults.
+    // (A server's own secrets are in its params, so a rotated credential makes it a changed server.)
+    this.current = config;
+    for (const [key, server] of next) {
+      const old = before.get(key);
+      if (old !== undefined && sameServer(old, server)) {
+        report.unchanged.push(key);
+        continue;
+      }
+      const wasRunning = old !== undefined && ['starting', 'ready', 'reconnecting', 'restarting'].includes(retire(key));
+      const supervisor = this.supervise(server, config);
+      this.supervisors.set(key, supervisor);
+      if (old === undefined) {
+        report.added.push(key);
+        if (this.options.start === 'startup') starting.push(supervisor);
+      } else {
+        report.restarted.push(key);
+        if (wasRunning) starting.push(supervisor);
+      }
+    }
+    await Promise.allSettled(stopping);
+    await Promise.allSettled(starting.map((s) => s.ready()));
+    return report;
   }
 
   on<K extends keyof ToolSourceEvents>(event: K, listener: Listener<K>): () => void {
@@ -269,32 +470,55 @@ export class ToolSource {
    * the tool being unknown.
    */
   private async discoverFor(name: string): Promise<ToolDefinition> {
-    const key = [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
-    if (key) await this.supervisors.get(key)!.ready();
-    else await this.discover();
+    // A tool of a server that is not ready now (withdrawn) is not unknown: its server's state is the answer.
+    const withdrawn = this.withdrawn().find((d) => d.name === name || d.alias === name);
+    const key = withdrawn?.mcp_server ?? [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
+    const supervisor = key === undefined ? undefined : this.supervisors.get(key)!;
+    try {
+      if (supervisor) await supervisor.ready();
+      else await this.discover();
+    } catch (error) {
+      throw scrubError(error, supervisor?.secrets() ?? this.current.secrets);
+    }
     const definition = this.registry.resolve(name);
     if (!definition) throw this.unknownTool(name);
     return definition;
   }
 
   private agentRules(agent: string): AgentToolRules {
-    const rules = this.options.config.agents[agent];
+    const rules = Object.hasOwn(this.current.agents, agent) ? this.current.agents[agent] : undefined;
     if (rules) return rules;
-    const known = Object.keys(this.options.config.agents);
-    throw new ConfigError(this.options.config.file, [agent, 'tools'], `the agent "${agent}" has no tools block; agents with one: ${known.join(', ') || 'none'}`);
+    const known = Object.keys(this.current.agents);
+    throw new ConfigError(this.current.file, [agent, 'tools'], `the agent "${agent}" has no tools block; agents with one: ${known.join(', ') || 'none'}`);
   }
 
   private unknownServer(key: string): ConfigError {
-    return new ConfigError(this.options.config.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
+    return new ConfigError(this.current.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
   }
 
-  private unknownTool(name: string): ConfigError {
-    const names = this.registry.list().flatMap((d) => [d.name, d.alias]);
+  private unknownTool(name: string, offered: (d: ToolDefinition) => boolean = () => true, why = ''): ConfigError {
+    const names = this.registry.list().filter(offered).flatMap((d) => [d.name, d.alias]);
     const near = names.filter((candidate) => candidate.includes(name) || name.includes(candidate.split('.').pop() ?? '')).slice(0, 3);
     const unavailable = this.status().filter((s) => s.state === 'failed' || s.state === 'restarting').map((s) => s.key);
     const hints = [near.length ? `did you mean ${near.join(', ')}?` : '', unavailable.length ? `servers not available: ${unavailable.join(', ')}` : ''].filter(Boolean);
-    return new ConfigError(undefined, [], `no tool named "${name}"${hints.length ? `; ${hints.join('; ')}` : ''}`);
+    return new ConfigError(undefined, [], `no tool named "${name}"${why}${hints.length ? `; ${hints.join('; ')}` : ''}`);
   }
+}
+
+/** Two configurations of one server mean the same process or session (secrets included, by value). */
+function sameServer(a: SourceServer, b: SourceServer): boolean {
+  return isDeepStrictEqual(a, b);
+}
+
+/** Settles when `work` does, or after `ms`, whichever is first; `work` goes on either way. */
+function withDeadline(work: Promise<void>, ms: number | undefined): Promise<void> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms));
+    timer.unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 function withEnvironment(params: ServerParams, mode: 'merge' | 'safe'): ServerParams {
@@ -314,10 +538,10 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, ...load } = options as OpenToolSourceOptions &
-    Partial<LoadToolSourceOptions> & { project?: string };
-  const config = given ?? (await loadToolSourceConfig({ ...load, config: project! }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover };
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, ...load } =
+    options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
+  const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall };
   for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
   const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();

@@ -27,6 +27,12 @@ export interface SourceServer {
   timeoutMs: number | undefined;
   /** How long the handshake may take, ms (it includes the server's start-up); absent: the client's default (60 s). */
   startupTimeoutMs?: number | undefined;
+  /**
+   * The secret_ref its auth names, for an HTTP server with `auth`: set even
+   * when the value was resolved at load (then params.auth holds it). With
+   * params.auth unset, the tool source asks the host's resolver at start.
+   */
+  secretRef?: { ref: string; type: 'bearer' | 'header'; headerName: string } | undefined;
   /** Set when the server is declared in a form this version cannot start (e.g. `auth.type: oauth`): the reason, said at start. */
   unsupported: string | undefined;
 }
