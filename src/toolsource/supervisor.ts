@@ -29,9 +29,12 @@ import type { SourceServer } from './config/types.js';
  * - `needs-auth`: the server refused the credentials (401/403); not retried until the host restarts or enables it.
  * - `failed`: given up (maxFailures in a row, or a failure that cannot fix itself); enable() or restart() turn it back on.
  * - `closed`: the tool source is closed.
- * Only `ready` servers contribute tools.
+ * Servers in restarting, needs-auth, failed, disabled and closed contribute no tools.
  */
 export type ServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'reconnecting' | 'restarting' | 'needs-auth' | 'failed' | 'closed';
+
+/** The states whose servers contribute no tools. */
+const WITHDRAWN: ReadonlySet<ServerState> = new Set(['restarting', 'needs-auth', 'failed', 'disabled', 'closed']);
 
 /** Where a host's secrets come from (a keychain, a vault): asked when a server whose auth names `ref` starts. */
 export type SecretResolver = (ref: string, context: { server: string }) => Promise<string | undefined> | string | undefined;
@@ -187,7 +190,7 @@ export class ServerSupervisor {
       lastErrorCode: this.lastErrorCode,
       stderrTail: this.scrub(this.client?.stderrTail() || this.lastStderr) ?? '',
       pid: this.state === 'ready' ? this.client?.pid : undefined,
-      tools: this.state === 'ready' || this.state === 'reconnecting' ? this.toolCount : 0,
+      tools: WITHDRAWN.has(this.state) ? 0 : this.toolCount,
       calls: this.calls,
       errors: this.errors,
       stats: { ...this.stats },
@@ -479,9 +482,10 @@ export class ServerSupervisor {
   }
 
   private setState(state: ServerState): void {
-    const was = this.state;
     this.state = state;
-    if ((was === 'ready' || was === 'reconnecting') && state !== 'ready' && state !== 'reconnecting') this.options.onUnavailable?.();
+    // A call in these states fails at once, so its tools are not offered; idle and starting
+    // servers are (a call waits for the start), so a host's restart() withdraws nothing.
+    if (WITHDRAWN.has(state)) this.options.onUnavailable?.();
     this.options.onState(this.status());
   }
 

@@ -393,11 +393,12 @@ export class ToolSource {
     const starting: ServerSupervisor[] = [];
     const retire = (key: string) => {
       const old = this.supervisors.get(key)!;
+      const state = old.status().state;
       this.supervisors.delete(key);
       this.lastKnown.delete(key);
       stopping.push(old.close());
       this.announce(this.registry.setServerTools(key, [], this.filters.get(key) ?? compileFilter(before.get(key)!.tools)));
-      return old.status().state;
+      return state;
     };
     for (const key of before.keys()) {
       if (next.has(key)) continue;
