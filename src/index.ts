@@ -59,9 +59,15 @@ export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
-export { loadToolSourceConfig, openKestrelMcp, openToolSource } from './toolsource/entry.js';
+export { loadKagedProject, loadKestrelConfigFile, loadToolSourceConfig, openKestrelMcp, openToolSource, readKestrelConfig } from './toolsource/entry.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS } from './toolsource/defaults.js';
+export type { KagedProjectOptions } from './toolsource/config/kaged.js';
 export type {
+  AgentToolView,
+  ListedTool,
   OpenToolSourceOptions,
+  ReloadReport,
+  ToolCallEvent,
   ToolCallOptions,
   ToolCallResult,
   ToolQuery,
@@ -72,7 +78,7 @@ export type {
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
 export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
 export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
-export type { Clock, RestartPolicy, ServerState, ServerStatus } from './toolsource/supervisor.js';
+export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export type { CappedResult } from './toolsource/truncate.js';
 export type { KestrelLogger, KestrelMcp, KestrelMcpOptions, KestrelTool, KestrelToolResult } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';

@@ -3,8 +3,10 @@
 // readers the YAML, TOML and zod parsers) on first use: a host that imports
 // mcpwire for the client alone pays for none of them at import time.
 
+import type { KagedProjectOptions } from './config/kaged.js';
 import type { LoadToolSourceOptions } from './config/load.js';
 import type { ToolSourceConfig } from './config/types.js';
+import type { KestrelConfig } from './kestrel/config.js';
 import type { KestrelMcp, KestrelMcpOptions } from './kestrel/plugin.js';
 import type { OpenToolSourceOptions, ToolSource } from './tool-source.js';
 
@@ -21,4 +23,25 @@ export async function loadToolSourceConfig(options: LoadToolSourceOptions): Prom
 /** Connects a Kestrel plugin-mcp config's servers and returns the plugin's surface (see kestrel/plugin.ts). */
 export async function openKestrelMcp(options: KestrelMcpOptions): Promise<KestrelMcp> {
   return (await import('./kestrel/plugin.js')).openKestrelMcp(options);
+}
+
+/**
+ * The config readers, for a host that builds or checks configs itself (#16
+ * item 14). Async only because the parsers load on first use; each throws
+ * (rejects with) a ConfigError naming the file, line and key.
+ */
+
+/** A kaged project: the project YAML with project.local.yaml, local.toml and config.toml beside it (see config/kaged.ts). */
+export async function loadKagedProject(options: KagedProjectOptions): Promise<ToolSourceConfig> {
+  return (await import('./config/kaged.js')).loadKagedProject(options);
+}
+
+/** Kestrel's plugin-mcp block (`plugins.config['@kestrel/plugin-mcp']`), already parsed; `root` is what relative paths mean. */
+export async function readKestrelConfig(block: unknown, where: { file?: string; root?: string } = {}): Promise<KestrelConfig> {
+  return (await import('./kestrel/config.js')).readKestrelConfig(block, where);
+}
+
+/** A Kestrel config file (JSON with comments). */
+export async function loadKestrelConfigFile(file: string): Promise<KestrelConfig> {
+  return (await import('./kestrel/config.js')).loadKestrelConfigFile(file);
 }

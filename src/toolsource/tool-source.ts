@@ -11,6 +11,7 @@ import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/ty
 import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
 import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type SecretResolver, type ServerStatus } from './supervisor.js';
 import { scrubError } from './scrub-error.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS } from './defaults.js';
 import { isDeepStrictEqual } from 'node:util';
 import { capResult, type CappedResult } from './truncate.js';
 import type { LoadToolSourceOptions } from './config/load.js';
@@ -99,8 +100,7 @@ export interface ReloadReport {
   unchanged: string[];
 }
 
-/** The deadline for one server's start when neither its config nor the host sets one. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export { DEFAULT_STARTUP_TIMEOUT_MS };
 
 export interface ToolCallOptions {
   signal?: AbortSignal;
