@@ -59,8 +59,7 @@ export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
-export { loadKagedProject, loadKestrelConfigFile, loadToolSourceConfig, openKestrelMcp, openToolSource, readKestrelConfig } from './toolsource/entry.js';
-export { DEFAULT_STARTUP_TIMEOUT_MS } from './toolsource/defaults.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, loadKagedProject, loadKestrelConfigFile, loadToolSourceConfig, openKestrelMcp, openToolSource, readKestrelConfig } from './toolsource/entry.js';
 export type { KagedProjectOptions } from './toolsource/config/kaged.js';
 export type {
   AgentToolView,

@@ -10,6 +10,13 @@ import type { KestrelConfig } from './kestrel/config.js';
 import type { KestrelMcp, KestrelMcpOptions } from './kestrel/plugin.js';
 import type { OpenToolSourceOptions, ToolSource } from './tool-source.js';
 
+/**
+ * The deadline for one server's start (spawn or connect, initialize,
+ * tools/list) when neither its config nor the host sets one. Here, not in
+ * tool-source.ts, so the package entry exports it without loading the tool source.
+ */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+
 /** Opens a tool source over a config file or a loaded config (see tool-source.ts). */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   return (await import('./tool-source.js')).openToolSource(options);

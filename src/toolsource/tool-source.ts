@@ -11,7 +11,7 @@ import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/ty
 import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
 import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type SecretResolver, type ServerStatus } from './supervisor.js';
 import { scrubError } from './scrub-error.js';
-import { DEFAULT_STARTUP_TIMEOUT_MS } from './defaults.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS } from './entry.js';
 import { isDeepStrictEqual } from 'node:util';
 import { capResult, type CappedResult } from './truncate.js';
 import type { LoadToolSourceOptions } from './config/load.js';
