@@ -21,6 +21,10 @@ test('examples/kaged-host: an agent turn by alias, one result cut at the example
   assert.match(out.stdout, /mcp\.everything\.echo → \d+ bytes, truncated: false/);
   assert.match(out.stdout, /mcp\.files\.read_text_file → \d+ bytes, truncated: true/);
   assert.match(out.stdout, /^ {2}docs +disabled/m);
+  // #16 items 11, 13: dispatch through the agent's view refuses what it was not given; onCall and stats count the rest.
+  assert.match(out.stdout, /^refused: \w+: .*mcp_everything_get-sum.*primary was not given it/m);
+  assert.match(out.stdout, /^ {2}mcp\.files\.read_text_file ok \d+ B over \d{4}-\d\d-\d\d$/m);
+  assert.match(out.stdout, /^ {2}files +ready +tools \d+, calls 1, errors 0, \d+ B, 1 truncated$/m);
 });
 
 test('examples/kestrel-host: mcp__ tools with permissions, a failed server logged, another plugin through the mcp service', () => {
