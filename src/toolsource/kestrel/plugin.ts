@@ -5,20 +5,23 @@
 // `mcp__<server>__<tool>`, described `[MCP:<server>] …`, with a permission
 // from the server's approval; results are flattened to text with
 // structuredContent kept beside; servers with resources or prompts get
-// bridge tools; calls to one server are serialized, so each sampling
-// request is charged to exactly one tool call; and the `mcp` service gives
-// other plugins the same connections. Beyond Kestrel's stated limits, and
+// bridge tools; calls to one server are serialized (the tool source's
+// queue), and with sampling on each call ends with a ping, so a sampling
+// request is charged to the call in flight when it arrived or refused; and
+// the `mcp` service gives other plugins the same connections. A server that
+// comes up after startup (restarted in the background) is published then,
+// with an event: see the class comment. Beyond Kestrel's stated limits, and
 // off by default: re-discovery on list_changed and an elicitation bridge.
 
 import type { RequestHandler } from '../../client/connection.js';
 import type { CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource } from '../../client/results.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, McpClientError, TimeoutError } from '../../errors.js';
 import { assignNames, sanitize } from '../naming.js';
-import type { Clock, RestartPolicy } from '../supervisor.js';
+import type { Clock, RestartPolicy, ServerStatus } from '../supervisor.js';
 import { openToolSource, type ToolSource } from '../tool-source.js';
 import { loadKestrelConfigFile, readKestrelConfig, type Approval, type KestrelConfig } from './config.js';
 import { flattenContent, flattenResource, renderPrompt } from './flatten.js';
-import { samplingHandler, type CallBudget, type Sampler } from './sampling.js';
+import { CallAttribution, samplingHandler, type Sampler } from './sampling.js';
 
 /** The host's logger; console by default. */
 export interface KestrelLogger {
@@ -70,6 +73,26 @@ export interface KestrelToolResult {
   isError: boolean;
   /** For consumers that understand more than text. */
   data?: { structuredContent: JsonObject };
+  /**
+   * Why the call did not complete, for the host (the model reads `content`):
+   * the server died or is unavailable (ClosedError), no answer in time
+   * (TimeoutError), a broken answer (ProtocolError), a JSON-RPC error
+   * (RpcError), a tool no longer offered (ConfigError).
+   */
+  error?: McpClientError;
+}
+
+/** The agent's tools that appeared and disappeared, by their `mcp__…` names. Fires only on a real change. */
+export interface KestrelToolsChange {
+  added: string[];
+  removed: string[];
+}
+
+export interface KestrelMcpEvents {
+  /** The agent's tools changed: a server came up, went away, was disabled, or (with beyond.rediscover) changed its lists. */
+  'tools-changed': KestrelToolsChange;
+  /** A server's state changed (the tool source's status). `ready` is announced once its tools are published. */
+  'server-state': ServerStatus;
 }
 
 const consoleLogger: KestrelLogger = {
@@ -94,14 +117,55 @@ export async function openKestrelMcp(options: KestrelMcpOptions): Promise<Kestre
   return mcp;
 }
 
+/**
+ * States in which a server offers nothing: it cannot take a call until the
+ * host or the config turns it on (or its credential is fixed). A server
+ * that crashed and restarts in a moment keeps its tools meanwhile.
+ */
+const WITHDRAWN: ReadonlySet<string> = new Set(['failed', 'disabled', 'closed', 'needs-auth']);
+
+/** How long the sampling barrier's ping may take: a server that does not answer holds its queue no longer. */
+const BARRIER_TIMEOUT_MS = 5_000;
+
+type Listener<K extends keyof KestrelMcpEvents> = (event: KestrelMcpEvents[K]) => void;
+type Within = <T>(run: () => Promise<T>) => Promise<T>;
+
+/**
+ * The plugin's surface. Servers connect in openKestrelMcp(); one that
+ * fails there is logged `mcp server failed` and restarted in the
+ * background by the tool source (1 s, 2 s, 4 s …, failed after 5).
+ * Kestrel's page says the plugin "publishes only what connected": we read
+ * that as "publishes a server once it has connected", whenever that is
+ * (#16 item 5). When a server becomes ready after startup, its resources
+ * and prompts are discovered, its tools and bridges join agentTools() and
+ * tools(), `tools-changed` names them, then `server-state` says `ready`
+ * and `mcp server connected` is logged. A server that fails for good, is
+ * disabled, or needs a credential offers nothing until it is ready again.
+ */
 export class KestrelMcp {
   private source!: ToolSource;
   private readonly logger: KestrelLogger;
-  /** The tool call running on each server: calls to one server are serialized, so there is at most one. */
-  private readonly running = new Map<string, CallBudget>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly attribution = new CallAttribution();
+  private readonly sampling: boolean;
   private tools_: KestrelTool[] = [];
   private readonly discovered = new Map<string, { resources: Resource[] | undefined; prompts: Prompt[] | undefined }>();
+  /** Each server's publication after it became ready (extras discovered, tools rebuilt); openKestrelMcp waits for them. */
+  private readonly publishing = new Map<string, Promise<void>>();
+  private readonly states = new Map<string, string>();
+  /**
+   * The servers whose tools and bridges are offered: added once a server is
+   * ready and its extras are discovered, removed when it is withdrawn.
+   * Kept here rather than read from the state, so a server that was
+   * withdrawn comes back all at once, when it is ready again.
+   */
+  private readonly offering = new Set<string>();
+  private readonly listeners: { [K in keyof KestrelMcpEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set() };
+  /** Renames already reported: a rebuild reports only new ones. */
+  private readonly renamed = new Set<string>();
+  /** openKestrelMcp is done: before, startup reports every server at once. */
+  private started = false;
+  /** close() was called: servers going down then are not news. */
+  private closing = false;
 
   constructor(
     private readonly config: KestrelConfig,
@@ -111,6 +175,7 @@ export class KestrelMcp {
     if (config.sampling.enabled && !options.sampler) {
       throw new ConfigError(config.source.file, ['sampling', 'enabled'], 'sampling is enabled but the host supplied no sampler; pass one, or set enabled to false');
     }
+    this.sampling = config.sampling.enabled;
   }
 
   /** @internal Called once by openKestrelMcp. */
@@ -118,30 +183,42 @@ export class KestrelMcp {
     for (const { server, reason } of this.config.skipped) this.logger.error('mcp server failed', { server, error: reason });
     const { sampling } = this.config;
     const sampler = this.options.sampler;
+    const rediscover = this.options.beyond?.rediscover === true;
+    // Opened without start: 'startup' so the listeners are in place before any server starts.
     this.source = await openToolSource({
       config: this.config.source,
-      start: 'startup',
-      rediscover: this.options.beyond?.rediscover === true,
+      serializeCalls: true,
+      rediscover,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       ...(this.options.restart ? { restart: this.options.restart } : {}),
+      // The tap costs a call per message: only a host that samples needs it.
+      ...(this.sampling ? { client: { onWire: this.attribution.observe } } : {}),
       serverHandlers: (key) => ({
         ...(sampling.enabled && sampler
-          ? { sampling: samplingHandler(key, { config: sampling, sampler, models: this.options.models ?? [], defaultModel: this.options.defaultModel, currentCall: (s) => this.running.get(s) }) }
+          ? { sampling: samplingHandler(key, { config: sampling, sampler, models: this.options.models ?? [], defaultModel: this.options.defaultModel, currentCall: (s) => this.attribution.current(s) }) }
           : {}),
         ...(this.options.beyond?.elicitation ? { elicitation: this.options.beyond.elicitation } : {}),
       }),
     });
-    for (const status of this.source.status()) {
-      if (status.state !== 'ready') this.logger.error('mcp server failed', { server: status.key, error: status.lastError ?? status.reason ?? status.state });
-    }
-    await Promise.all(this.servers().map((server) => this.discoverExtras(server)));
-    this.rebuildTools();
-    if (this.options.beyond?.rediscover) {
-      this.source.on('tools-changed', () => this.rebuildTools());
+    this.source.on('server-state', (status) => this.onServerState(status));
+    // Always, not only with rediscover (which governs list_changed): a server restarted in the background registers its tools here.
+    this.source.on('tools-changed', ({ server }) => {
+      // A start in progress is published whole once it is ready (see onServerState).
+      if (this.started && this.stateOf(server) !== 'starting') this.rebuildTools();
+    });
+    if (rediscover) {
       this.source.on('list-changed', ({ server, kind }) => {
         if (kind !== 'tools') void this.discoverExtras(server).then(() => this.rebuildTools());
       });
     }
+    await this.source.discover();
+    await Promise.all(this.publishing.values());
+    for (const status of this.source.status()) {
+      if (status.state !== 'ready' && status.state !== 'disabled') this.logger.error('mcp server failed', { server: status.key, error: status.lastError ?? status.reason ?? status.state });
+    }
+    this.rebuildTools();
+    this.started = true;
+    for (const server of this.servers()) this.announce(server);
   }
 
   // --- what the agent sees ---------------------------------------------------------
@@ -158,17 +235,18 @@ export class KestrelMcp {
     return this.tools_.filter((t) => t.bridge === undefined).map(({ server, tool }) => ({ server, tool }));
   }
 
-  /** The servers that connected. */
+  /** The servers that are connected now. */
   servers(): string[] {
     return this.source.status().filter((s) => s.state === 'ready').map((s) => s.key);
   }
 
-  /** Calls one server's tool through the same connection the agent's tools use. */
+  /** Calls one server's tool through the same connection the agent's tools use. Rejects with the typed error (execute() answers it instead). */
   call(server: string, tool: string, args: JsonObject = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
-    return this.onServer(server, options.signal, () => this.source.call(`mcp.${server}.${tool}`, args, options.signal ? { signal: options.signal } : {}).then((r) => r.result));
+    const { signal } = options;
+    return this.onServer(server, 'tools/call', signal, (within) => this.source.call(`mcp.${server}.${tool}`, args, { ...(signal ? { signal } : {}), within })).then((r) => r.result);
   }
 
-  /** What servers listed at startup (or since, with re-discovery on). */
+  /** What servers listed when they connected (or since, with re-discovery on); nothing from a server that offers nothing now. */
   resources(): (Resource & { server: string })[] {
     return [...this.discovered].flatMap(([server, found]) => (found.resources ?? []).map((r) => ({ ...r, server })));
   }
@@ -178,19 +256,51 @@ export class KestrelMcp {
   }
 
   readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.onServer(server, undefined, () => this.source.withServer(server, (c) => c.readResource(uri)));
+    return this.onServer(server, 'resources/read', undefined, (within) => this.source.withServer(server, (c) => within(() => c.readResource(uri))));
   }
 
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<GetPromptResult> {
-    return this.onServer(server, undefined, () => this.source.withServer(server, (c) => c.getPrompt(name, args)));
+    return this.onServer(server, 'prompts/get', undefined, (within) => this.source.withServer(server, (c) => within(() => c.getPrompt(name, args))));
   }
 
-  status() {
+  /** Every server's state (the tool source's status). */
+  status(): ServerStatus[] {
     return this.source.status();
   }
 
-  /** Closes stdio children and DELETEs HTTP sessions. */
+  /**
+   * Turns on a server the host disabled or one that failed, and connects it
+   * now (Kestrel has no "first use" to start it later): resolves once it is
+   * ready and its tools are published, rejects with the start's error (the
+   * tool source then retries in the background, as at startup). A server
+   * the operator's config turns off stays off: a ConfigError says so.
+   */
+  async enable(key: string): Promise<void> {
+    if (this.stateOf(key) === 'ready') return;
+    this.source.enable(key);
+    await this.restart(key);
+  }
+
+  /** Turns a server off until enable(): its connection closed, its tools and bridges withdrawn (with a tools-changed). */
+  async disable(key: string): Promise<void> {
+    await this.source.disable(key);
+  }
+
+  /** Stops a server and starts it again now, failures forgotten; resolves once it is ready and its tools are published. */
+  async restart(key: string): Promise<void> {
+    await this.source.restart(key);
+    await this.publishing.get(key);
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<K extends keyof KestrelMcpEvents>(event: K, listener: Listener<K>): () => void {
+    this.listeners[event].add(listener);
+    return () => this.listeners[event].delete(listener);
+  }
+
+  /** Closes stdio children and DELETEs HTTP sessions. No event fires after it. */
   close(): Promise<void> {
+    this.closing = true;
     return this.source.close();
   }
 
@@ -201,23 +311,69 @@ export class KestrelMcp {
   // --- internals -----------------------------------------------------------------
 
   /**
-   * One server's work, one at a time: the protocol gives a server's requests
-   * no parent id, so serializing is what charges each sampling request to
-   * exactly one tool call.
+   * One server's work, queued in the tool source (serializeCalls) and marked
+   * at its turn as the call in flight for sampling (see CallAttribution).
+   * With sampling on, a ping follows it in the same queue: a stdio server's
+   * output is ordered, so every request it wrote before answering the ping
+   * arrives before that answer, while no call is in flight, and is refused;
+   * none can be charged to the next call. `enqueue` must queue at once, so
+   * that nothing gets between the call and its barrier. Over HTTP a request
+   * on the standalone stream may still overtake the ping's answer.
    */
-  private onServer<T>(server: string, signal: AbortSignal | undefined, job: () => Promise<T>): Promise<T> {
-    const run = async () => {
-      this.running.set(server, { used: 0, signal: signal ?? new AbortController().signal });
-      try {
-        return await job();
-      } finally {
-        this.running.delete(server);
-      }
-    };
-    const previous = this.queues.get(server) ?? Promise.resolve();
-    const result = previous.then(run, run);
-    this.queues.set(server, result.catch(() => {}));
+  private onServer<T>(server: string, method: string, signal: AbortSignal | undefined, enqueue: (within: Within) => Promise<T>): Promise<T> {
+    const result = enqueue((run) => this.attribution.within(server, method, signal, run));
+    if (this.sampling) void this.source.withServer(server, (client) => client.ping({ timeoutMs: BARRIER_TIMEOUT_MS })).catch(() => {});
     return result;
+  }
+
+  private stateOf(key: string): string | undefined {
+    return this.source.status().find((s) => s.key === key)?.state;
+  }
+
+  private onServerState(status: ServerStatus): void {
+    const previous = this.states.get(status.key);
+    this.states.set(status.key, status.state);
+    if (status.state === 'ready') {
+      this.publishing.set(status.key, this.publish(status.key));
+      return; // announced once published
+    }
+    if (WITHDRAWN.has(status.state)) {
+      this.offering.delete(status.key);
+      this.discovered.delete(status.key);
+    }
+    if (!this.started || this.closing) return;
+    this.rebuildTools();
+    const state: string = status.state; // 'needs-auth' and 'reconnecting' are coming to ServerState (#16 items 6, 8)
+    if (state === 'failed' || state === 'needs-auth') this.logger.error('mcp server failed', { server: status.key, error: status.lastError ?? status.reason ?? status.state });
+    else if (previous === 'ready' && (state === 'restarting' || state === 'reconnecting')) this.logger.warn('mcp server disconnected', { server: status.key, state, error: status.lastError });
+    this.emit('server-state', status);
+  }
+
+  /** A server became ready: its resources and prompts discovered, then its tools offered and (after startup) announced. */
+  private async publish(server: string): Promise<void> {
+    await this.discoverExtras(server);
+    // Gone again meanwhile: its own state event has said so.
+    if (this.stateOf(server) !== 'ready') return;
+    this.offering.add(server);
+    if (!this.started) return;
+    this.rebuildTools();
+    this.announce(server);
+  }
+
+  private announce(server: string): void {
+    this.logger.info('mcp server connected', { server, tools: this.tools_.filter((t) => t.server === server).length });
+    const status = this.source.status().find((s) => s.key === server);
+    if (status) this.emit('server-state', status);
+  }
+
+  private emit<K extends keyof KestrelMcpEvents>(event: K, payload: KestrelMcpEvents[K]): void {
+    for (const listener of this.listeners[event]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        this.logger.warn('mcp event listener failed', { event, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
   }
 
   /** resources/list and prompts/list for a server that advertises them; an error means no bridge for that list (K1, K2). */
@@ -240,16 +396,22 @@ export class KestrelMcp {
         };
       })
       .catch(() => ({ resources: undefined, prompts: undefined }));
+    if (WITHDRAWN.has(this.stateOf(server) ?? '')) return;
     this.discovered.set(server, found);
   }
 
-  /** The agent's tools from the registry and the bridges, with names unique and provider-safe (R4). */
+  /**
+   * The agent's tools from the registry and the bridges, for servers that
+   * offer any, with names unique and provider-safe (R4); `tools-changed`
+   * when the names changed.
+   */
   private rebuildTools(): void {
     type Draft = Omit<KestrelTool, 'name'> & { id: string };
     const drafts: Draft[] = [];
     const approval = (server: string): Approval => this.config.approvals.get(server) ?? 'ask';
     for (const definition of this.source.registered()) {
       const { mcp_server: server, mcp_tool_name: tool } = definition;
+      if (!this.offering.has(server)) continue;
       drafts.push({
         id: definition.name,
         description: `[MCP:${server}] ${definition.description}`,
@@ -259,10 +421,11 @@ export class KestrelMcp {
         server,
         tool,
         bridge: undefined,
-        execute: (args = {}, options = {}) => this.call(server, tool, args, options).then(toToolResult),
+        execute: (args = {}, options = {}) => this.call(server, tool, args, options).then(toToolResult, (error: unknown) => failedCall(server, error, options.signal)),
       });
     }
     for (const [server, found] of this.discovered) {
+      if (!this.offering.has(server)) continue;
       const bridge = (name: NonNullable<KestrelTool['bridge']>, permission: Approval, description: string, parameters: JsonObject, run: (args: JsonObject) => Promise<string>) =>
         drafts.push({
           id: `bridge:${server}:${name}`,
@@ -273,19 +436,21 @@ export class KestrelMcp {
           server,
           tool: name,
           bridge: name,
-          execute: async (args = {}) => {
+          execute: async (args = {}, options = {}) => {
             try {
               return { content: await run(args), isError: false };
             } catch (error) {
               // The model's arguments were wrong: it reads why and can try again.
               if (error instanceof BridgeArgumentError) return { content: error.message, isError: true };
-              throw error;
+              return failedCall(server, error, options.signal);
             }
           },
         });
       if (found.resources) {
         bridge('list_resources', 'auto', 'List the resources this server offers: URIs, names and MIME types.', NOTHING, () =>
-          this.onServer(server, undefined, () => this.source.withServer(server, (c) => c.listResources())).then((r) => r.resources.map(describeResource).join('\n') || '(no resources)'),
+          this.onServer(server, 'resources/list', undefined, (within) => this.source.withServer(server, (c) => within(() => c.listResources()))).then(
+            (r) => r.resources.map(describeResource).join('\n') || '(no resources)',
+          ),
         );
         bridge('read_resource', approval(server), 'Read one resource by URI: text is returned, binary content is described by size.', URI_SCHEMA, (args) =>
           this.readResource(server, requireString(args, 'uri')).then(flattenResource),
@@ -293,7 +458,9 @@ export class KestrelMcp {
       }
       if (found.prompts) {
         bridge('list_prompts', 'auto', 'List the prompt templates this server offers, with their arguments.', NOTHING, () =>
-          this.onServer(server, undefined, () => this.source.withServer(server, (c) => c.listPrompts())).then((r) => r.prompts.map(describePrompt).join('\n') || '(no prompts)'),
+          this.onServer(server, 'prompts/list', undefined, (within) => this.source.withServer(server, (c) => within(() => c.listPrompts()))).then(
+            (r) => r.prompts.map(describePrompt).join('\n') || '(no prompts)',
+          ),
         );
         bridge('get_prompt', approval(server), 'Render a prompt template into [role] text blocks.', PROMPT_SCHEMA, (args) =>
           this.getPrompt(server, requireString(args, 'name'), promptArguments(args.arguments)).then(renderPrompt),
@@ -302,9 +469,36 @@ export class KestrelMcp {
     }
     const base = (d: Draft) => sanitize(`mcp__${d.server}__${d.tool}`);
     const { aliases, adjusted } = assignNames(drafts.map((d) => [d.id, base(d)] as const));
-    for (const a of adjusted) this.logger.warn('mcp tool renamed', { tool: a.canonical, name: a.alias, why: a.why });
+    for (const a of adjusted) {
+      const key = `${a.canonical}\u0000${a.alias}`;
+      if (this.renamed.has(key)) continue;
+      this.renamed.add(key);
+      this.logger.warn('mcp tool renamed', { tool: a.canonical, name: a.alias, why: a.why });
+    }
+    const before = new Set(this.tools_.map((t) => t.name));
     this.tools_ = drafts.map(({ id, ...rest }) => ({ name: aliases.get(id)!, ...rest })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const after = new Set(this.tools_.map((t) => t.name));
+    const change: KestrelToolsChange = { added: [...after].filter((n) => !before.has(n)), removed: [...before].filter((n) => !after.has(n)).sort() };
+    if (this.started && !this.closing && (change.added.length > 0 || change.removed.length > 0)) this.emit('tools-changed', change);
   }
+}
+
+/**
+ * A call that did not complete, as a result the model reads (#16 item 13):
+ * the reason, with the typed error kept for the host. An abort by the
+ * host's own signal is not a result: it rejects with the signal's reason,
+ * as the client does, because the host cancelled the turn and no model is
+ * waiting to read it. Anything not the library's (a bug) rejects too.
+ */
+function failedCall(server: string, error: unknown, signal: AbortSignal | undefined): KestrelToolResult {
+  if (signal?.aborted || !(error instanceof McpClientError)) throw error;
+  return { content: `The MCP server "${server}" did not complete the call: ${readableReason(error)}`, isError: true, error };
+}
+
+/** The error's message without the server's stderr (on its own or in a cause's text), which is for the host's logs, not the model's context. */
+function readableReason(error: McpClientError): string {
+  const message = error.message.split('; last stderr:')[0]!;
+  return error instanceof TimeoutError ? `${message} (the tool may still be running on the server)` : message;
 }
 
 function toToolResult(result: CallToolResult): KestrelToolResult {

@@ -4,11 +4,13 @@
 // lists, else the host's default), maxTokens capped, at most
 // maxRequestsPerCall requests per tool call, systemPrompt and messages
 // forwarded, includeContext ignored, audio and embedded resources as text
-// placeholders, and the tool call's abort signal passed on.
+// placeholders, and the tool call's abort signal passed on. Which call a
+// request is charged to: CallAttribution, below.
 
 import type { RequestHandler } from '../../client/connection.js';
 import { ErrorCodes } from '../../jsonrpc/codes.js';
-import { isObject } from '../../jsonrpc/message.js';
+import { isObject, type JsonRpcId } from '../../jsonrpc/message.js';
+import type { WireEntry } from '../../transport/tap.js';
 import { RpcError } from '../../errors.js';
 import type { KestrelSamplingConfig } from './config.js';
 import { base64Bytes } from './flatten.js';
@@ -55,7 +57,7 @@ export interface SamplingBridgeOptions {
   models: readonly string[];
   /** The registry's default model. */
   defaultModel: string | undefined;
-  /** The tool call in progress on this server, if any (calls to one server are serialized). */
+  /** The tool call in flight on this server when the request arrived, if any (see CallAttribution). */
   currentCall(server: string): CallBudget | undefined;
 }
 
@@ -118,4 +120,59 @@ function toSamplingMessage(message: unknown): SamplingMessage {
   }
   if (content.type === 'resource' && isObject(content.resource)) return { role, content: { type: 'text', text: `[embedded resource ${String(content.resource.uri ?? '')}, not forwarded]` } };
   return { role, content: { type: 'text', text: `[${String(content.type ?? 'unknown')} content, not forwarded]` } };
+}
+
+/** A call in flight on one server: its budget, and the request whose answer ends it. */
+interface RunningCall extends CallBudget {
+  method: string;
+  requestId: JsonRpcId | undefined;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Which call a server's sampling request is charged to (#16 item 27). The
+ * protocol gives a server's requests no parent id, so a request is charged
+ * to the call in flight on that server when it arrives, and one that
+ * arrives with none in flight is refused. Calls to one server are
+ * serialized (the tool source's queue), so there is at most one.
+ *
+ * "In flight" is from just before the call's request is sent until its
+ * answer arrives, as the wire tap (`observe`) sees it: the connection hands
+ * a chunk's messages to their handlers one after another, synchronously,
+ * while a promise settles only after, so a request right behind the answer
+ * would still find the call marked if the mark were cleared when the call's
+ * promise settled. Clearing on settling remains the fallback (a timeout, an
+ * abort, a batch, a transport whose server label is not the config key).
+ * What keeps a late request from the next call is the barrier in plugin.ts.
+ */
+export class CallAttribution {
+  private readonly running = new Map<string, RunningCall>();
+
+  current(server: string): CallBudget | undefined {
+    return this.running.get(server);
+  }
+
+  /** Runs `run` (which sends one `method` request to `server`) marked as the server's call in flight. */
+  async within<T>(server: string, method: string, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    const call: RunningCall = { used: 0, signal: signal ?? NEVER_ABORTED, method, requestId: undefined };
+    this.running.set(server, call);
+    try {
+      return await run();
+    } finally {
+      if (this.running.get(server) === call) this.running.delete(server);
+    }
+  }
+
+  /** The client's onWire tap: notes the call's request id as it is sent and ends the call when its answer is received. */
+  readonly observe = (entry: WireEntry): void => {
+    const call = this.running.get(entry.server);
+    const message = entry.message;
+    if (!call || !isObject(message) || !('id' in message)) return;
+    if (entry.direction === 'send') {
+      if (call.requestId === undefined && message.method === call.method) call.requestId = message.id as JsonRpcId;
+    } else if (message.method === undefined && call.requestId !== undefined && message.id === call.requestId) {
+      this.running.delete(entry.server);
+    }
+  };
 }
