@@ -214,12 +214,14 @@ describe('#16 item 13: the host\'s lifecycle API and events, in Kestrel\'s names
 describe('#16 item 13: execute() answers transport failures and timeouts as a result the model reads', () => {
   test('13: a server that dies mid-call: isError, the reason as content, the typed ClosedError on the result; the next call while it restarts says it is unavailable', async (t) => {
     const { mcp } = await open(t, { servers: { fragile: fixture({ TS_TOOLS: 'echo,exit' }) } }, { restart: { initialMs: 60_000 } });
+    const echo = tool(mcp, 'mcp__fragile__echo'); // kept by the host across the crash
     const died = await tool(mcp, 'mcp__fragile__exit').execute({ code: 7 });
     assert.equal(died.isError, true);
     assert.ok(died.error instanceof ClosedError, String(died.error));
     assert.match(died.content, /exited with code 7/);
     assert.match(died.content, /^The MCP server "fragile" did not complete the call/);
-    const next = await tool(mcp, 'mcp__fragile__echo').execute({ text: 'anyone?' });
+    assert.deepEqual(names(mcp), [], 'a restarting server offers nothing');
+    const next = await echo.execute({ text: 'anyone?' });
     assert.equal(next.isError, true);
     assert.ok(next.error instanceof McpClientError);
     assert.match(next.content, /not available/);

@@ -79,6 +79,6 @@ export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from 
 export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export type { CappedResult } from './toolsource/truncate.js';
-export type { KestrelLogger, KestrelMcp, KestrelMcpOptions, KestrelTool, KestrelToolResult } from './toolsource/kestrel/plugin.js';
+export type { KestrelLogger, KestrelMcp, KestrelMcpEvents, KestrelMcpOptions, KestrelTool, KestrelToolResult, KestrelToolsChange } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';

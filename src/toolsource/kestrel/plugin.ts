@@ -118,11 +118,11 @@ export async function openKestrelMcp(options: KestrelMcpOptions): Promise<Kestre
 }
 
 /**
- * States in which a server offers nothing: it cannot take a call until the
- * host or the config turns it on (or its credential is fixed). A server
- * that crashed and restarts in a moment keeps its tools meanwhile.
+ * States in which a server offers nothing, as in the tool source: a call
+ * would fail at once (it crashed and restarts, or it waits for the host, the
+ * config or a credential). Its tools return when it is ready again.
  */
-const WITHDRAWN: ReadonlySet<string> = new Set(['failed', 'disabled', 'closed', 'needs-auth']);
+const WITHDRAWN: ReadonlySet<string> = new Set(['restarting', 'failed', 'disabled', 'closed', 'needs-auth']);
 
 /** How long the sampling barrier's ping may take: a server that does not answer holds its queue no longer. */
 const BARRIER_TIMEOUT_MS = 5_000;
@@ -204,7 +204,9 @@ export class KestrelMcp {
     // Always, not only with rediscover (which governs list_changed): a server restarted in the background registers its tools here.
     this.source.on('tools-changed', ({ server }) => {
       // A start in progress is published whole once it is ready (see onServerState).
-      if (this.started && this.stateOf(server) !== 'starting') this.rebuildTools();
+      // A server leaving ready is rebuilt once, by its server-state event, with its bridges.
+      const state = this.stateOf(server) ?? '';
+      if (this.started && state !== 'starting' && !WITHDRAWN.has(state)) this.rebuildTools();
     });
     if (rediscover) {
       this.source.on('list-changed', ({ server, kind }) => {
