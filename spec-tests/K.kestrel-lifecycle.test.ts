@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test, type TestContext } from 'node:test';
-import { ClosedError, ConfigError, McpClientError, TimeoutError } from '../src/errors.js';
+import { ClosedError, ConfigError, McpClientError, TimeoutError, UnknownToolError } from '../src/errors.js';
 import { openKestrelMcp, type KestrelLogger, type KestrelMcp, type KestrelMcpOptions, type KestrelToolsChange } from '../src/toolsource/kestrel/plugin.js';
 import type { SamplingRequest } from '../src/toolsource/kestrel/sampling.js';
 import type { ServerStatus } from '../src/toolsource/supervisor.js';
@@ -203,11 +203,11 @@ describe('#16 item 13: the host\'s lifecycle API and events, in Kestrel\'s names
     for (const change of changes) assert.ok(change.added.length + change.removed.length > 0, 'tools-changed fires only on a real change');
   });
 
-  test('13: enable, disable and restart of a server not in the config is a ConfigError naming the servers there are', async (t) => {
+  test('13: enable, disable and restart of a server not in the config is an UnknownToolError naming the servers there are', async (t) => {
     const { mcp } = await open(t, { servers: { docs: fixture() } });
-    await assert.rejects(mcp.enable('nope'), (error: unknown) => error instanceof ConfigError && /no server "nope".*docs/.test(error.message));
-    await assert.rejects(mcp.disable('nope'), ConfigError);
-    await assert.rejects(mcp.restart('nope'), ConfigError);
+    await assert.rejects(mcp.enable('nope'), (error: unknown) => error instanceof UnknownToolError && error.missing === 'server' && /no server named "nope".*configured: docs/.test(error.message));
+    await assert.rejects(mcp.disable('nope'), UnknownToolError);
+    await assert.rejects(mcp.restart('nope'), UnknownToolError);
   });
 });
 

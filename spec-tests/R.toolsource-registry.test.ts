@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ClosedError, ConfigError, TimeoutError } from '../src/errors.js';
+import { ClosedError, ConfigError, TimeoutError, UnknownToolError } from '../src/errors.js';
 import { PROVIDER_SAFE_NAME } from '../src/toolsource/naming.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
 import { configOf, fixtureServer, openForTest, stateOf } from './helpers/toolsource.js';
@@ -64,7 +64,7 @@ describe('R2 (ADR-0043 §1 tools): filters at registration', () => {
     const server = fixtureServer('github', { TS_TOOLS: 'repo.get,repo.delete,issue.create,issue.list,user.get' }, { tools: { enabled: true, allow: ['repo.*', 'issue.*'], deny: ['repo.delete'] } });
     const source = await openForTest(t, { config: configOf([server]) });
     assert.deepEqual((await source.tools()).map((d) => d.mcp_tool_name), ['issue.create', 'issue.list', 'repo.get']);
-    await assert.rejects(source.call('mcp.github.repo.delete'), (e: unknown) => e instanceof ConfigError && /no tool named "mcp\.github\.repo\.delete"/.test(e.message));
+    await assert.rejects(source.call('mcp.github.repo.delete'), (e: unknown) => e instanceof UnknownToolError && /no tool named "mcp\.github\.repo\.delete"/.test(e.message));
   });
 
   test('R2: tools.enabled false registers nothing and the server is never started', async (t) => {

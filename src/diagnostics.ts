@@ -9,7 +9,8 @@ export type Diagnostic =
   | { kind: 'late-response'; server: string; id: unknown } // answer after timeout/abort; dropped
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
-  | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number }; // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
+  | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
+  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' }; // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
 
@@ -40,6 +41,8 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
       return { ...d, error: scrubError(d.error, scrub) };
     case 'transport-fallback':
       return d;
+    case 'rejected-tool':
+      return { ...d, tool: scrub(d.tool) };
   }
 }
 

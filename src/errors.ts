@@ -5,7 +5,7 @@
 // is a result, handed back as such) and a user's own AbortSignal reason
 // (rejected untouched, so an abort is never mistaken for a timeout).
 
-export type McpErrorCode = 'timeout' | 'closed' | 'protocol' | 'rpc' | 'config';
+export type McpErrorCode = 'timeout' | 'closed' | 'protocol' | 'rpc' | 'config' | 'unknown-tool';
 
 /** Where a failure happened: which server, and which request if any. */
 export interface ErrorSite {
@@ -204,6 +204,39 @@ export class ConfigError extends McpClientError {
     );
     this.line = options?.line;
     this.column = options?.column;
+  }
+}
+
+/**
+ * A call named a tool (or a server) that is not registered: a mistake of the
+ * caller's, not of the config or a server. Built by the tool source with the
+ * nearest registered names in the naming scheme of the host that asked, and
+ * the servers that are down (their tools are not registered while they are).
+ */
+export class UnknownToolError extends McpClientError {
+  override readonly name = 'UnknownToolError' as const;
+  readonly code = 'unknown-tool' as const;
+  /** The name as the caller gave it. */
+  readonly tool: string;
+  /** What is missing: the tool, or the server its name points into. */
+  readonly missing: 'tool' | 'server';
+  /** The nearest registered names (or server keys, when `missing` is `server`), nearest first; may be empty. */
+  readonly suggestions: readonly string[];
+  /** Configured servers that are not available now, so whose tools are not registered. */
+  readonly unavailable: readonly string[];
+  /**
+   * `server` is the configured server the name points into (`mcp.<key>.…`)
+   * when it is one, else "".
+   */
+  constructor(
+    site: ErrorSite,
+    detail: { tool: string; missing: 'tool' | 'server'; suggestions: readonly string[]; unavailable: readonly string[]; message: string },
+  ) {
+    super(site, detail.message);
+    this.tool = detail.tool;
+    this.missing = detail.missing;
+    this.suggestions = detail.suggestions;
+    this.unavailable = detail.unavailable;
   }
 }
 

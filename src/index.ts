@@ -76,9 +76,10 @@ export type {
 } from './toolsource/tool-source.js';
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
 export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
-export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
+export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, type RejectedTool, type ToolDefinition, type ToolsChange } from './toolsource/registry.js';
+export type { ToolNameProblem } from './toolsource/naming.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
-export type { CappedResult } from './toolsource/truncate.js';
+export { capResult, type CappedResult } from './toolsource/truncate.js';
 export type { KestrelLogger, KestrelMcp, KestrelMcpEvents, KestrelMcpOptions, KestrelTool, KestrelToolResult, KestrelToolsChange } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';

@@ -7,7 +7,15 @@ import { UsageError } from './usage.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7 } as const;
 
-const EXIT_FOR: Record<McpErrorCode, number> = { config: EXIT.config, closed: EXIT.closed, timeout: EXIT.timeout, protocol: EXIT.protocol, rpc: EXIT.rpc };
+// An unknown tool shares 3 with config: both are fixed on the caller's side, and the usage text has always said so.
+const EXIT_FOR: Record<McpErrorCode, number> = {
+  config: EXIT.config,
+  'unknown-tool': EXIT.config,
+  closed: EXIT.closed,
+  timeout: EXIT.timeout,
+  protocol: EXIT.protocol,
+  rpc: EXIT.rpc,
+};
 
 /** The exit status a failure ends the command with; anything untyped is a bug of ours, status 1. */
 export function exitCodeOf(error: unknown): number {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyValueArgs, missingRequired, signature } from './schema.js';
-import { nearest } from './suggest.js';
+import { nearest } from '../util/suggest.js';
 import { slugForCommand, slugForUrl } from './target.js';
 import { UsageError } from './usage.js';
 

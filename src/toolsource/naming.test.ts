@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PROVIDER_SAFE_NAME, assignAliases, globToRegExp } from './naming.js';
+import { MAX_TOOL_NAME_CHARS, PROVIDER_SAFE_NAME, assignAliases, assignNames, globToRegExp, sanitize, toolNameProblem } from './naming.js';
 
 test('R1: a unique name is sanitised and kept readable', () => {
   const { aliases, adjusted } = assignAliases(['mcp.github.issue.create', 'mcp.db.query']);
@@ -43,4 +43,40 @@ test('globs: * crosses dots, ? is one character, everything else is literal', ()
   assert.ok(globToRegExp('issue.?et').test('issue.get'));
   assert.ok(!globToRegExp('a+b').test('aab'), 'regex characters are literal');
   assert.ok(globToRegExp('a+b').test('a+b'));
+});
+
+test('R4 [+]: Latin letters with diacritics are transliterated, not replaced, so the alias stays readable', () => {
+  assert.equal(sanitize('ünïcode'), 'unicode');
+  assert.equal(sanitize('Łódź.straße'), 'Lodz_strasse');
+  assert.equal(sanitize('smørrebrød-æble-œuvre-þorn-đak'), 'smorrebrod-aeble-oeuvre-thorn-dak');
+  assert.equal(sanitize('ﬁle'), 'file', 'compatibility forms decompose too (NFKD)');
+  assert.equal(sanitize('mcp.github.issue create'), 'mcp_github_issue_create', 'punctuation and spaces still become _ with no hash');
+});
+
+test('R4 [+]: a name that loses letters with no ASCII spelling keeps a hash of the whole name, so two such names never share an alias', () => {
+  const a = sanitize('mcp.odd.ünïcode.名前');
+  const b = sanitize('mcp.odd.ünïcode.日本');
+  assert.match(a, /^mcp_odd_unicode_[0-9a-f]{8}$/);
+  assert.match(b, /^mcp_odd_unicode_[0-9a-f]{8}$/);
+  assert.notEqual(a, b);
+  assert.equal(sanitize('mcp.odd.ünïcode.名前'), a, 'the same every time, whatever else is registered');
+  const { aliases, adjusted } = assignAliases(['mcp.odd.ünïcode.名前']);
+  assert.equal(aliases.get('mcp.odd.ünïcode.名前'), a);
+  assert.deepEqual(adjusted, [], 'alone it is no collision');
+  assert.match(sanitize('данные'), /^_[0-9a-f]{8}$/);
+  for (const name of [a, b, sanitize('данные')]) assert.match(name, PROVIDER_SAFE_NAME);
+});
+
+test('R4 [+]: Kestrel names run through the same sanitize as the registry', () => {
+  const { aliases } = assignNames([['odd/名前', sanitize('mcp__odd__名前')]]);
+  assert.match(aliases.get('odd/名前')!, /^mcp__odd_[0-9a-f]{8}$/);
+});
+
+test('MCP 2025-11-25 tools, "Tool names": empty, control characters and names past 128 characters are refused', () => {
+  assert.equal(toolNameProblem(''), 'empty');
+  for (const bad of ['a\u0000b', 'tab\there', 'line\nbreak', 'del\u007f', 'c1\u0085', 'bidi\u202eevil', 'sep\u2028x']) assert.equal(toolNameProblem(bad), 'control-character', JSON.stringify(bad));
+  assert.equal(toolNameProblem('x'.repeat(MAX_TOOL_NAME_CHARS)), undefined);
+  assert.equal(toolNameProblem('x'.repeat(MAX_TOOL_NAME_CHARS + 1)), 'too-long');
+  assert.equal(toolNameProblem('名'.repeat(MAX_TOOL_NAME_CHARS)), undefined, 'characters, not UTF-16 units or bytes');
+  for (const fine of ['getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'ünïcode.名前', 'with space']) assert.equal(toolNameProblem(fine), undefined, fine);
 });

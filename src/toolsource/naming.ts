@@ -15,9 +15,61 @@ export function canonicalName(serverKey: string, toolName: string): string {
   return `${TOOL_NAMESPACE}.${serverKey}.${toolName}`;
 }
 
-/** Every character a provider refuses becomes `_`. */
+/**
+ * Latin letters that Unicode decomposition leaves whole (NFKD has no mapping
+ * for them), spelt as they are usually written in ASCII.
+ */
+const LATIN_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D',
+  ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH', ı: 'i', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T', ŋ: 'ng', Ŋ: 'NG', ĸ: 'k', ſ: 's',
+};
+
+/**
+ * The provider-safe form of a name: Latin letters with diacritics lose
+ * them (NFKD, then the combining marks dropped: `ünïcode` → `unicode`, and
+ * the letters in LATIN_LETTERS spelt out: `straße` → `strasse`); every other
+ * character a provider refuses becomes `_`. A letter or digit that has no
+ * ASCII spelling (`名前`, `данные`) is lost that way, so the result then ends
+ * in `_` and a hash of the whole name: two names that differ only there never
+ * share a form, and a name's form does not depend on what else is registered.
+ */
 export function sanitize(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
+  let lossy = false;
+  const safe = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-zA-Z0-9_-]/gu, (char) => {
+      const spelt = LATIN_LETTERS[char];
+      if (spelt !== undefined) return spelt;
+      if (/[\p{L}\p{N}]/u.test(char)) lossy = true;
+      return '_';
+    });
+  return lossy ? `${safe.replace(/_+$/, '')}_${shortHash(name, HASH_CHARS)}` : safe;
+}
+
+/** The MCP spec's bound on a tool name (2025-11-25, server/tools, "Tool names": "SHOULD be between 1 and 128 characters"). */
+export const MAX_TOOL_NAME_CHARS = 128;
+
+/** Why a tool name a server sent cannot be registered (see toolNameProblem). */
+export type ToolNameProblem = 'empty' | 'control-character' | 'too-long';
+
+// C0, DEL and C1 controls, line and paragraph separators, and the bidirectional
+// formatting characters: a name holding one can print as another name (or
+// break a log line), and no tool needs one.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/u;
+
+/**
+ * Why a tool name cannot be registered, or undefined when it can. The MCP
+ * spec (2025-11-25, server/tools, "Tool names") says names SHOULD be 1–128
+ * characters of `A-Za-z0-9_-.`; mcpwire refuses only what no host can show or
+ * dispatch safely (nothing, a control character, past 128 characters) and
+ * gives every other name a provider-safe alias.
+ */
+export function toolNameProblem(name: string): ToolNameProblem | undefined {
+  if (name.length === 0) return 'empty';
+  if (CONTROL.test(name)) return 'control-character';
+  if ([...name].length > MAX_TOOL_NAME_CHARS) return 'too-long';
+  return undefined;
 }
 
 function shortHash(name: string, chars: number): string {

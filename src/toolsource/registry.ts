@@ -2,11 +2,14 @@
 // ToolDefinition named `mcp.<key>.<tool>`, filtered by the server's
 // allow/deny globs at registration (deny wins; `enabled: false` registers
 // nothing), with a provider-safe alias for each, and per-agent resolution of
-// a `tools:` block.
+// a `tools:` block. Names no host can use, and a server's second tool of one
+// name, are refused and reported; each discovery says what it changed, so a
+// rediscovery of the same tools says nothing.
 
 import type { JsonObject, Tool, ToolAnnotations } from '../client/results.js';
+import { excerpt } from '../diagnostics.js';
 import type { AgentToolRules, ToolFilter } from './config/types.js';
-import { assignAliases, canonicalName, globToRegExp, matchesAny, TOOL_NAMESPACE, type AliasReport } from './naming.js';
+import { assignAliases, canonicalName, globToRegExp, matchesAny, TOOL_NAMESPACE, toolNameProblem, type AliasReport, type ToolNameProblem } from './naming.js';
 
 /** A tool as ADR-0043 §2 defines it, plus the provider-safe alias. */
 export interface ToolDefinition {
@@ -29,13 +32,46 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
 }
 
-/** What changed for one server's tools. */
+/** A tool a server listed that was not registered, and why (MCP 2025-11-25, server/tools, "Tool names"). */
+export interface RejectedTool {
+  /** The name as the server sent it, cut past 200 characters (it may hold control characters: escape it before printing). */
+  tool: string;
+  /** `duplicate`: a tool of the same name came earlier in the list, and that first one is kept. */
+  why: 'duplicate' | ToolNameProblem;
+}
+
+/**
+ * What one discovery of a server changed. Discovering the same tools again
+ * (a restart, a list_changed that changed nothing) gives an empty change:
+ * see isEmptyChange.
+ */
 export interface ToolsChange {
   server: string;
+  /** Canonical names registered now that were not before. */
   added: string[];
+  /** Canonical names no longer registered. */
   removed: string[];
-  /** Aliases that had to take a hash suffix (a collision, or a name past 64 characters). */
+  /**
+   * Canonical names registered before and now whose definition differs: the
+   * description, title, annotations, either schema, or the alias. An alias can
+   * change when a colliding name joins or leaves, so this may name tools of
+   * another server.
+   */
+  changed: string[];
+  /**
+   * Aliases that took a hash suffix (a collision, or a name past 64
+   * characters) and are new or differ from the last report: an alias
+   * reported once is not reported again while it stays the same. It may
+   * name tools of another server, for the same reason as `changed`.
+   */
   adjusted: AliasReport['adjusted'];
+  /** Tools of this discovery that were not registered; every discovery reports its own. */
+  rejected: RejectedTool[];
+}
+
+/** Whether a change has nothing for a host to show or re-read (`rejected` aside: it is a diagnostic, not a change). */
+export function isEmptyChange(change: ToolsChange): boolean {
+  return change.added.length === 0 && change.removed.length === 0 && change.changed.length === 0 && change.adjusted.length === 0;
 }
 
 export interface CompiledFilter {
@@ -56,18 +92,32 @@ export class ToolRegistry {
   private readonly byAlias = new Map<string, ToolDefinition>();
   private adjusted: AliasReport['adjusted'] = [];
 
-  /** Replaces one server's tools with what discovery found, filtered; every alias is recomputed over the new set. */
+  /**
+   * Replaces one server's tools with what discovery found: names that cannot
+   * be registered and later duplicates are refused (the first of a name is
+   * kept), the rest filtered; every alias is recomputed over the new set.
+   */
   setServerTools(server: string, tools: readonly Tool[], filter: CompiledFilter): ToolsChange {
+    const previous = new Map([...this.byName].map(([name, d]) => [name, { ...d }]));
+    const previousAdjusted = new Map(this.adjusted.map((a) => [a.canonical, a.alias]));
     const before = new Set((this.byServer.get(server) ?? []).map((d) => d.name));
-    const definitions = tools.filter((tool) => filter.accepts(tool.name)).map((tool) => define(server, tool));
+    const { valid, rejected } = validTools(tools);
+    const definitions = valid.filter((tool) => filter.accepts(tool.name)).map((tool) => define(server, tool));
     this.byServer.set(server, definitions);
     this.reindex();
     const after = new Set(definitions.map((d) => d.name));
+    const changed: string[] = [];
+    for (const [name, now] of this.byName) {
+      const then = previous.get(name);
+      if (then !== undefined && !sameDefinition(then, now)) changed.push(name);
+    }
     return {
       server,
       added: [...after].filter((name) => !before.has(name)),
       removed: [...before].filter((name) => !after.has(name)),
-      adjusted: this.adjusted.filter((a) => after.has(a.canonical)),
+      changed: changed.sort(),
+      adjusted: this.adjusted.filter((a) => previousAdjusted.get(a.canonical) !== a.alias),
+      rejected,
     };
   }
 
@@ -98,6 +148,47 @@ export class ToolRegistry {
       this.byAlias.set(definition.alias, definition);
     }
   }
+}
+
+/** The tools that can be registered, in order, and why the others cannot. */
+function validTools(tools: readonly Tool[]): { valid: Tool[]; rejected: RejectedTool[] } {
+  const seen = new Set<string>();
+  const valid: Tool[] = [];
+  const rejected: RejectedTool[] = [];
+  for (const tool of tools) {
+    const problem = toolNameProblem(tool.name);
+    // A name can be megabytes long: what is reported is bounded like any diagnostic excerpt.
+    if (problem !== undefined) rejected.push({ tool: excerpt(tool.name), why: problem });
+    else if (seen.has(tool.name)) rejected.push({ tool: tool.name, why: 'duplicate' });
+    else {
+      seen.add(tool.name);
+      valid.push(tool);
+    }
+  }
+  return { valid, rejected };
+}
+
+/** What a host shows or hands a model; `name`, `mcp_server` and `mcp_tool_name` are equal by construction. */
+function sameDefinition(a: ToolDefinition, b: ToolDefinition): boolean {
+  return (
+    a.alias === b.alias &&
+    a.description === b.description &&
+    a.title === b.title &&
+    sameJson(a.annotations, b.annotations) &&
+    sameJson(a.parameters, b.parameters) &&
+    sameJson(a.returns, b.returns)
+  );
+}
+
+/** Deep equality of JSON values; object keys in any order (a server may list them differently each time). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 function define(server: string, tool: Tool): ToolDefinition {

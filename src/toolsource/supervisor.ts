@@ -33,8 +33,9 @@ import type { SourceServer } from './config/types.js';
  */
 export type ServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'reconnecting' | 'restarting' | 'needs-auth' | 'failed' | 'closed';
 
-/** The states whose servers contribute no tools. */
-const WITHDRAWN: ReadonlySet<ServerState> = new Set(['restarting', 'needs-auth', 'failed', 'disabled', 'closed']);
+/** The states whose servers contribute no tools: a call would fail at once. */
+export const WITHDRAWN_STATES: ReadonlySet<ServerState> = new Set(['restarting', 'needs-auth', 'failed', 'disabled', 'closed']);
+const WITHDRAWN = WITHDRAWN_STATES;
 
 /** Where a host's secrets come from (a keychain, a vault): asked when a server whose auth names `ref` starts. */
 export type SecretResolver = (ref: string, context: { server: string }) => Promise<string | undefined> | string | undefined;
@@ -352,12 +353,15 @@ export class ServerSupervisor {
     this.startAbort = abort;
     // One deadline for the whole start: a server that hangs in its handshake or its tools/list holds nobody longer.
     const deadlineMs = this.options.startupTimeoutMs;
-    const deadline = this.options.clock.setTimeout(() => abort.abort(new TimeoutError({ server: this.key, method: 'start' }, deadlineMs, ` (the start deadline: connect, initialize and tools/list)`)), deadlineMs);
+    // Real time, not the injectable clock (which paces restarts): it bounds a real process's start, and a test
+    // that moves the restart clock by minutes must not expire a start that is under way.
+    const deadline = setTimeout(() => abort.abort(new TimeoutError({ server: this.key, method: 'start' }, deadlineMs, ` (the start deadline: connect, initialize and tools/list)`)), deadlineMs);
+    deadline.unref();
     try {
       const server = await this.withCredentials(abort.signal);
       return await this.connectWith(connectServer, server, abort.signal);
     } finally {
-      this.options.clock.clearTimeout(deadline);
+      clearTimeout(deadline);
     }
   }
 

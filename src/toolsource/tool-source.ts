@@ -6,10 +6,11 @@
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import type { ServerParams } from '../client/connect.js';
-import { ConfigError, TimeoutError } from '../errors.js';
+import { ConfigError, TimeoutError, type UnknownToolError } from '../errors.js';
 import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
-import { compileFilter, enabledForAgent, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
-import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, type Clock, type RestartPolicy, type SecretResolver, type ServerStatus } from './supervisor.js';
+import { compileFilter, enabledForAgent, isEmptyChange, ToolRegistry, type CompiledFilter, type ToolDefinition, type ToolsChange } from './registry.js';
+import { unknownToolError, type UnknownToolOptions } from './unknown-tool.js';
+import { DEFAULT_RESTART_POLICY, ServerSupervisor, systemClock, WITHDRAWN_STATES, type Clock, type RestartPolicy, type SecretResolver, type ServerStatus } from './supervisor.js';
 import { scrubError } from './scrub-error.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './entry.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -72,6 +73,8 @@ export interface ToolSourceOptions {
    * fail with `unavailable` either way.
    */
   unavailableTools?: 'hide' | 'mark';
+  /** How the host names a tool, for the suggestions of an UnknownToolError (Kestrel: `mcp__<server>__<tool>`). Default: the canonical name. */
+  naming?: (definition: ToolDefinition) => string;
   /** Told about every settled call (R6, S5): for a host's metrics or logs. A throwing hook is a handler-error diagnostic. */
   onCall?: (event: ToolCallEvent) => void;
 }
@@ -201,6 +204,8 @@ export class ToolSource {
       },
       onTools: (tools) => {
         const change = this.registry.setServerTools(server.key, tools, filter);
+        // A duplicate or unusable name is dropped (the first of a name kept): the host hears why.
+        for (const rejected of change.rejected) options.client?.onDiagnostic?.({ kind: 'rejected-tool', server: server.key, tool: rejected.tool, why: rejected.why });
         this.lastKnown.set(server.key, this.registry.list().filter((d) => d.mcp_server === server.key));
         this.announce(change);
         return this.registry.countFor(server.key);
@@ -213,7 +218,7 @@ export class ToolSource {
 
   /** tools-changed, only when something did change (a restart that found the same tools says nothing). */
   private announce(change: ToolsChange): void {
-    if (change.added.length > 0 || change.removed.length > 0 || change.adjusted.length > 0) this.emit('tools-changed', change);
+    if (!isEmptyChange(change)) this.emit('tools-changed', change);
   }
 
   /** The config this source runs. */
@@ -493,17 +498,20 @@ export class ToolSource {
     throw new ConfigError(this.current.file, [agent, 'tools'], `the agent "${agent}" has no tools block; agents with one: ${known.join(', ') || 'none'}`);
   }
 
-  private unknownServer(key: string): ConfigError {
-    return new ConfigError(this.current.file, ['mcp', key], `no server "${key}" in the config; servers: ${[...this.supervisors.keys()].join(', ') || 'none'}`);
+  private unknownServer(key: string): UnknownToolError {
+    // Any tool of that server: the error says the server is the part nothing matches.
+    return unknownToolError(`mcp.${key}.*`, [], { servers: [...this.supervisors.keys()] });
   }
 
-  private unknownTool(name: string, offered: (d: ToolDefinition) => boolean = () => true, why = ''): ConfigError {
-    const names = this.registry.list().filter(offered).flatMap((d) => [d.name, d.alias]);
-    const near = names.filter((candidate) => candidate.includes(name) || name.includes(candidate.split('.').pop() ?? '')).slice(0, 3);
-    const unavailable = this.status().filter((s) => s.state === 'failed' || s.state === 'restarting').map((s) => s.key);
-    const hints = [near.length ? `did you mean ${near.join(', ')}?` : '', unavailable.length ? `servers not available: ${unavailable.join(', ')}` : ''].filter(Boolean);
-    return new ConfigError(undefined, [], `no tool named "${name}"${why}${hints.length ? `; ${hints.join('; ')}` : ''}`);
+  /** The UnknownToolError for `name`: the nearest names among those `offered` (an agent's), in the host's naming, and which servers are not available. */
+  private unknownTool(name: string, offered: (d: ToolDefinition) => boolean = () => true, why = ''): UnknownToolError {
+    const unavailable = this.status().filter((s) => WITHDRAWN_STATES.has(s.state)).map((s) => s.key);
+    const options: UnknownToolOptions = { unavailable, servers: [...this.supervisors.keys()], ...(this.options.naming ? { naming: this.options.naming } : {}) };
+    const error = unknownToolError(name, this.registry.list().filter(offered), options);
+    if (why) Object.defineProperty(error, 'message', { value: error.message.replace(`"${name}"`, `"${name}"${why}`), configurable: true, writable: true });
+    return error;
   }
+
 }
 
 /** Two configurations of one server mean the same process or session (secrets included, by value). */
@@ -539,10 +547,10 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, ...load } =
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, ...load } =
     options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
   const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall };
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming };
   for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
   const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();

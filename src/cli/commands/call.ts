@@ -2,14 +2,13 @@
 // alias, or SERVER TOOL; its arguments as k=v words read through the tool's
 // input schema, one JSON object, or JSON on stdin (`-`).
 
-import { ConfigError } from '../../errors.js';
 import type { ToolDefinition } from '../../toolsource/registry.js';
+import { unknownToolError } from '../../toolsource/unknown-tool.js';
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
 import { printResult } from '../render.js';
 import { isKeyValue, keyValueArgs, missingRequired, signature } from '../schema.js';
 import { withSession, type Session } from '../session.js';
-import { nearest } from '../suggest.js';
 import { statusLine } from '../status-line.js';
 import { UsageError } from '../usage.js';
 
@@ -75,8 +74,8 @@ async function findTool(session: Session, positionals: readonly string[]): Promi
   // Not found, and a server is down: its failure is the likelier story.
   if (failed.length === keys.length && failed.length > 0) await session.startOrThrow(failed[0]!.key);
   // Two words that are not arguments read as SERVER TOOL: the server is what is unknown.
-  if (second !== undefined && !isArgument(second)) throw new ConfigError(undefined, [], `no server named "${first}"; configured: ${keys.join(', ') || '(none)'}`);
-  return unknownTool(session, first);
+  if (second !== undefined && !isArgument(second)) return unknownTool(session, `mcp.${first}.${second}`, failed.map((f) => f.key));
+  return unknownTool(session, first, failed.map((f) => f.key));
 }
 
 function isArgument(word: string): boolean {
@@ -92,12 +91,17 @@ function byOwnName(session: Session, name: string): ToolDefinition | undefined {
   return matches[0];
 }
 
-function unknownTool(session: Session, name: string): never {
+/**
+ * The library's UnknownToolError, named as this command reads names: a tool's
+ * own name where only one server has it and the caller did not write
+ * `mcp.<key>.…`, else the canonical name.
+ */
+function unknownTool(session: Session, name: string, unavailable: readonly string[] = []): never {
   const known = session.source.registered();
-  const own = name.replace(/^mcp\.[^.]+\./, '');
-  const near = nearest(own, known.map((d) => d.mcp_tool_name)).map((tool) => (known.filter((d) => d.mcp_tool_name === tool).length > 1 || name.startsWith('mcp.') ? known.find((d) => d.mcp_tool_name === tool)!.name : tool));
-  const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : known.length > 0 ? `; tools: ${known.map((d) => d.mcp_tool_name).slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}` : '';
-  throw new ConfigError(undefined, [], `no tool named "${name}"${hint} (mcpwire tools lists them)`);
+  const servers = session.source.status().map((s) => s.key);
+  const shared = (d: ToolDefinition) => known.filter((other) => other.mcp_tool_name === d.mcp_tool_name).length > 1;
+  const naming = (d: ToolDefinition) => (name.startsWith('mcp.') || shared(d) ? d.name : d.mcp_tool_name);
+  throw unknownToolError(name, known, { naming, unavailable, servers, hint: 'mcpwire tools lists them' });
 }
 
 /** The call's arguments: none, one JSON object, `-` for JSON on stdin, or k=v words. */

@@ -188,6 +188,8 @@ export class KestrelMcp {
     this.source = await openToolSource({
       config: this.config.source,
       serializeCalls: true,
+      // Suggestions for an unknown tool in the names this host's agents see.
+      naming: (d) => sanitize(`mcp__${d.mcp_server}__${d.mcp_tool_name}`),
       rediscover,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       ...(this.options.restart ? { restart: this.options.restart } : {}),
