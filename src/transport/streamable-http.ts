@@ -316,12 +316,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           response = await this.request(this.url, { method: 'GET', headers }, undefined, controller.signal);
         } catch (error) {
           if (stopped()) return;
-          if (!opened) {
-            // Never open: the server may just not offer the stream the way we ask; POSTs tell the rest.
-            if (++attempt >= this.reconnectPolicy.maxAttempts) return;
-            await sleep(nextDelay(attempt, this.reconnectPolicy), controller.signal).catch(() => {});
-            continue;
-          }
+          // No HTTP answer at all (the stream may not even have been open yet): the server went away.
           unreachable++;
           outageSince ??= Date.now();
           if (unreachable >= this.reconnectPolicy.maxAttempts) {
