@@ -292,7 +292,9 @@ export abstract class HttpTransportBase {
 
   /** The message of an error (or what was thrown), scrubbed, for a reason or a cause. */
   protected describe(error: unknown): string {
-    return this.scrub(error instanceof Error ? error.message : String(error));
+    // A transport failure's own words, not the "server …: the transport failed (…)" wrapped around them.
+    const inner = error instanceof ClosedError && error.reason === 'transport' && error.cause instanceof Error ? error.cause : error;
+    return this.scrub(inner instanceof Error ? inner.message : String(inner));
   }
 
   /** Calls onClose once. */
