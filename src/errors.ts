@@ -49,7 +49,7 @@ export type ClosedReason =
   | 'not-connected' // used before connect() or after close()
   | 'transport' // the transport failed (stream error, HTTP connection lost)
   | 'http' // an HTTP request was answered with an error status
-  | 'unavailable'; // a supervised server is restarting, failed, or disabled: the cause says which
+  | 'unavailable'; // a supervised server is restarting, failed, or disabled, or the client is reconnecting a dropped stream: the cause says which
 
 export interface ClosedDetail {
   reason: ClosedReason;
@@ -59,6 +59,11 @@ export interface ClosedDetail {
   stderrTail?: string;
   /** The HTTP status, for reason 'http'. */
   status?: number;
+  /**
+   * For reason 'unavailable' while the client reconnects a dropped stream:
+   * when (epoch ms) it tries next. Absent when no attempt is scheduled.
+   */
+  nextAttemptAt?: number;
   cause?: unknown;
 }
 
@@ -71,6 +76,7 @@ export class ClosedError extends McpClientError {
   readonly signal: string | null | undefined;
   readonly stderrTail: string | undefined;
   readonly status: number | undefined;
+  readonly nextAttemptAt: number | undefined;
   constructor(site: ErrorSite, detail: ClosedDetail) {
     super(site, describeClosed(detail), { cause: detail.cause });
     this.reason = detail.reason;
@@ -78,6 +84,7 @@ export class ClosedError extends McpClientError {
     this.signal = detail.signal;
     this.stderrTail = detail.stderrTail;
     this.status = detail.status;
+    this.nextAttemptAt = detail.nextAttemptAt;
   }
 }
 
@@ -94,7 +101,10 @@ export class AuthError extends ClosedError {
 
 /**
  * The server answered 404 or 410 to a message carrying its session id (MCP
- * transports, "Session Management"): the message was not processed and the
+ * transports, "Session Management"), or 400 with a body that says it does
+ * not know the session (what servers built on the SDK's examples answer,
+ * server-everything among them: "Bad Request: No valid session ID
+ * provided"): the message was not processed and the
  * client must run the handshake again. The Connection does that and sends the
  * message once more; a caller sees this error only when the session expired
  * again right after a new handshake.

@@ -7,11 +7,12 @@ export type { Diagnostic, DiagnosticHook } from './diagnostics.js';
 export { ErrorCodes } from './jsonrpc/codes.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc/message.js';
 export { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES, type LineFramer, type LineFramerOptions } from './jsonrpc/line-framer.js';
-export type { SendOptions, Transport, TransportEnd, TransportHandlers, TransportKind } from './transport/transport.js';
+export type { SendOptions, Transport, TransportEnd, TransportHandlers, TransportKind, TransportState } from './transport/transport.js';
 export { StdioTransport, type StdioServerParams, type StdioTransportOptions } from './transport/stdio.js';
 export {
   Connection,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RECONNECT_WAIT_MS,
   type ConnectionState,
   type HandshakeChannel,
   type ProgressUpdate,

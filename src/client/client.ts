@@ -9,7 +9,7 @@ import { ClosedError, ProtocolError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
 import type { JsonRpcNotification } from '../jsonrpc/message.js';
 import { tapTransport, type WireEntry } from '../transport/tap.js';
-import type { Transport, TransportEnd, TransportKind } from '../transport/transport.js';
+import type { Transport, TransportEnd, TransportKind, TransportState } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
 import { initializeHandshake, type Handshake } from './handshake.js';
 import {
@@ -41,8 +41,12 @@ export const DEFAULT_MAX_PAGES = 1_000;
 
 const PACKAGE_VERSION = '0.1.0';
 
-/** idle → connecting (transport start + handshake) → ready → closing (close() waiting for the server) → closed. */
-export type ClientState = 'idle' | 'connecting' | 'ready' | 'closing' | 'closed';
+/**
+ * idle → connecting (transport start + handshake) → ready → closing (close()
+ * waiting for the server) → closed; ready ⇄ reconnecting while an HTTP
+ * transport reopens a dropped stream (see onConnectionState).
+ */
+export type ClientState = 'idle' | 'connecting' | 'ready' | 'reconnecting' | 'closing' | 'closed';
 export type ListChangedKind = 'tools' | 'resources' | 'prompts';
 
 export interface McpClientOptions {
@@ -95,6 +99,34 @@ export interface McpClientOptions {
    * (`client.closed` is the same as a promise.)
    */
   onClose?: (end: TransportEnd) => void;
+  /**
+   * The stream that carries the session dropped, or is back (#16 item 6):
+   * `{ state: 'reconnecting', since, nextAttemptAt?, reason }` the moment
+   * the legacy SSE stream drops, or the Streamable HTTP GET stream breaks
+   * or cannot be reopened, and again after each failed attempt (with the
+   * next attempt's time); `{ state: 'connected' }` once it is back. When the
+   * transport gives up, onClose reports it as any other end (no
+   * `connected` first). stdio never reports either. `client.state` is
+   * 'reconnecting' in between.
+   */
+  onConnectionState?: (state: TransportState) => void;
+  /**
+   * How long a request made (or waiting to go out) while the client
+   * reconnects waits for it, ms, before it fails with ClosedError reason
+   * 'unavailable' whose `nextAttemptAt` says when the next attempt starts.
+   * Requests whose answer the dropped stream would have carried fail at once
+   * (reason 'transport'), as before. 0: fail at once. Default 1 000
+   * (DEFAULT_RECONNECT_WAIT_MS): a blip is ridden out, an outage is not.
+   */
+  reconnectWaitMs?: number;
+  /**
+   * Values to remove from every error message, stderr tail and diagnostic
+   * this client produces (before any of them is cut), beside the secrets the
+   * transport knows itself (its auth headers): the values of a server's
+   * `env`, a resolved `${VAR}` (#16 item 23). Shorter than 4 characters:
+   * not scrubbed.
+   */
+  secrets?: readonly string[];
 }
 
 
@@ -118,6 +150,7 @@ export class McpClient {
     private readonly options: McpClientOptions = {},
   ) {
     this.transport = options.onWire ? tapTransport(transport, options.onWire) : transport;
+    if (options.secrets?.length) this.transport.addSecrets?.(options.secrets);
     this.handshake = options.handshake ?? initializeHandshake;
     this.connection = new Connection(this.transport, {
       defaultTimeoutMs: options.timeoutMs,
@@ -125,6 +158,8 @@ export class McpClient {
       onDiagnostic: options.onDiagnostic,
       onClose: options.onClose,
       renewSession: () => this.renewSession(),
+      onConnectionState: options.onConnectionState,
+      reconnectWaitMs: options.reconnectWaitMs,
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
@@ -143,7 +178,7 @@ export class McpClient {
       case 'idle':
         return 'idle';
       case 'open':
-        return this.known ? 'ready' : 'connecting';
+        return this.known ? (this.connection.reconnecting ? 'reconnecting' : 'ready') : 'connecting';
       case 'closing':
         return 'closing';
       case 'closed':
@@ -199,7 +234,8 @@ export class McpClient {
       this.transport.handshakeComplete?.();
       return this.known;
     } catch (error) {
-      await this.connection.close().catch(() => {});
+      // A server that never completed its handshake gets no grace period: its process group is killed at once (#16 item 9).
+      await this.connection.close({ force: true }).catch(() => {});
       throw error;
     }
   }
@@ -279,7 +315,7 @@ export class McpClient {
    * unchecked. Timeouts, cancellation and typed errors work as for the rest.
    */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<unknown> {
-    if (this.state !== 'ready') return Promise.reject(this.notReady(method));
+    if (!this.usable()) return Promise.reject(this.notReady(method));
     return this.connection.request(method, params, options);
   }
 
@@ -293,9 +329,13 @@ export class McpClient {
     return this.checked('ping', await this.connection.request('ping', undefined, options), checkEmpty);
   }
 
-  /** Graceful and idempotent (L2): pending requests reject with ClosedError; the server process is stopped. */
+  /**
+   * Graceful and idempotent (L2): pending requests reject with ClosedError;
+   * the server process is stopped. A server still in its handshake (state
+   * 'connecting') is killed at once instead: it has nothing to finish.
+   */
   close(): Promise<void> {
-    return this.connection.close();
+    return this.connection.close({ force: this.connection.state === 'open' && !this.known });
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -306,7 +346,7 @@ export class McpClient {
 
   /** Not async on purpose: on the per-call path, a plain then() saves an async frame and its extra promise. */
   private call(method: string, params: JsonObject, check: ResultCheck, options?: RequestOptions): Promise<JsonObject> {
-    if (this.state !== 'ready') return Promise.reject(this.notReady(method));
+    if (!this.usable()) return Promise.reject(this.notReady(method));
     return this.connection.request(method, params, options).then((value) => this.checked(method, value, check));
   }
 
@@ -338,6 +378,11 @@ export class McpClient {
     const problem = check(value);
     if (problem) throw new ProtocolError({ server: this.server, method }, `invalid result: ${problem}`);
     return value as JsonObject;
+  }
+
+  /** Ready, or reconnecting (requests then wait for it, bounded: see reconnectWaitMs). */
+  private usable(): boolean {
+    return this.known !== undefined && this.connection.state === 'open';
   }
 
   private notReady(method: string): Error {

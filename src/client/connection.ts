@@ -8,7 +8,7 @@
 // handshake again (`renewSession`), then sends them, and sends once more the
 // messages the server refused for that reason.
 
-import { ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
+import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
 import { excerpt, scrubDiagnostic, type Diagnostic, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
@@ -21,13 +21,20 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/message.js';
-import type { SendOptions, Transport, TransportEnd } from '../transport/transport.js';
+import type { SendOptions, TransportState, Transport, TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** With resetTimeoutOnProgress, a request still ends after this long in total unless told otherwise. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
+/**
+ * How long a request waits while the transport reconnects a dropped stream
+ * before it fails with ClosedError 'unavailable' (#16 item 6): long enough
+ * for the first reconnect attempt (0.5 s) and a new handshake after a blip,
+ * far shorter than the reconnect schedule (15.5 s) a call used to wait out.
+ */
+export const DEFAULT_RECONNECT_WAIT_MS = 1_000;
 /** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
 export const ABANDONED_IDS_KEPT = 1024;
 
@@ -80,6 +87,17 @@ export interface ConnectionOptions {
    * fails the message that met it.
    */
   renewSession?: () => Promise<void>;
+  /** The transport's stream dropped or is back (see McpClientOptions.onConnectionState). */
+  onConnectionState?: (state: TransportState) => void;
+  /** See McpClientOptions.reconnectWaitMs. Default DEFAULT_RECONNECT_WAIT_MS. */
+  reconnectWaitMs?: number;
+}
+
+/** While the transport reconnects: what it said, and a promise that settles when it is back or gone. */
+interface Outage {
+  state: Extract<TransportState, { state: 'reconnecting' }>;
+  over: Promise<void>;
+  end(): void;
 }
 
 /** Request and notify that pass while a session renewal holds other messages back: the handshake's own. */
@@ -105,6 +123,10 @@ interface Pending {
   sent: boolean;
   /** Already sent again once after an expired session. */
   resent: boolean;
+  /** One of the handshake's own requests: never held back. */
+  handshake: boolean;
+  /** Fails the request if the transport is still reconnecting when it runs out (reconnectWaitMs). */
+  outageTimer: NodeJS.Timeout | undefined;
 }
 
 /** idle → open → closing (our close(), waiting for the transport) → closed; or open → closed when the transport ends. */
@@ -129,6 +151,8 @@ export class Connection {
   private sessionEpoch = 0;
   private readonly ended: Promise<TransportEnd>;
   private resolveEnded!: (end: TransportEnd) => void;
+  /** Set while the transport reconnects a dropped stream: requests wait for it, for reconnectWaitMs at most. */
+  private outage: Outage | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -146,6 +170,11 @@ export class Connection {
 
   get state(): ConnectionState {
     return this.currentState;
+  }
+
+  /** The transport's report while it reconnects a dropped stream, else undefined. */
+  get reconnecting(): Extract<TransportState, { state: 'reconnecting' }> | undefined {
+    return this.outage?.state;
   }
 
   /** Settles once, with how the connection ended, whatever ended it. Never rejects. */
@@ -177,6 +206,7 @@ export class Connection {
         onMessage: (value) => this.receive(value),
         onAnswersLost: (ids, error) => this.answersLost(ids, error),
         onSessionExpired: () => this.renewSession(),
+        onConnectionState: (state) => this.connectionState(state),
         onClose: (end) => this.ending(end, 'closed'),
         onDiagnostic: this.options.onDiagnostic && ((d) => this.diagnose(d)),
       });
@@ -229,6 +259,8 @@ export class Connection {
         abandonSignal: this.transport.usesRequestSignals ? new AbortController() : undefined,
         sent: false,
         resent: false,
+        handshake,
+        outageTimer: undefined,
       };
       entry.deadline = this.deadlines.schedule(timeoutMs, () => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)));
       if (signal) {
@@ -243,6 +275,13 @@ export class Connection {
 
   /** Hands a request to the transport, after any renewal in progress; a refusal for an expired session sends it once more. */
   private transmitRequest(id: JsonRpcId, entry: Pending, message: JsonRpcRequest, handshake: boolean): void {
+    if (this.outage && !handshake) {
+      this.waitOutOutage(id, entry);
+      void this.outage.over.then(() => {
+        if (this.pending.get(id) === entry) this.transmitRequest(id, entry, message, false);
+      });
+      return;
+    }
     if (this.renewal && !handshake) {
       void this.renewal.then(() => {
         if (this.pending.get(id) === entry) this.transmitRequest(id, entry, message, false);
@@ -277,6 +316,7 @@ export class Connection {
 
   /** Sends a notification or a response, after any renewal in progress; `resend` allows one more try after an expired session. */
   private async transmit(message: JsonRpcMessage, handshake: boolean, resend: boolean): Promise<void> {
+    while (this.outage && !handshake) await this.outage.over;
     if (this.renewal && !handshake) await this.renewal;
     if (this.currentState !== 'open') throw this.closedError('method' in message ? message.method : undefined);
     const epoch = this.sessionEpoch;
@@ -287,6 +327,70 @@ export class Connection {
       if (epoch === this.sessionEpoch) this.renewSession();
       return this.transmit(message, false, false);
     }
+  }
+
+  /**
+   * The transport's stream dropped (or is back). While it is down, requests
+   * (not the handshake's) are held; each fails with ClosedError
+   * 'unavailable', naming the next attempt, once it has waited
+   * reconnectWaitMs; those held when it comes back go out (after the renewed
+   * handshake, for a legacy SSE stream, whose new stream is a new session).
+   */
+  private connectionState(state: TransportState): void {
+    if (this.currentState !== 'open') return;
+    if (state.state === 'reconnecting') {
+      if (this.outage) {
+        this.outage.state = state;
+      } else {
+        let end!: () => void;
+        const over = new Promise<void>((resolve) => (end = resolve));
+        this.outage = { state, over, end };
+        // Those already waiting (at the renewal gate) get the same bound as those that come now.
+        for (const [id, entry] of this.pending) if (!entry.sent && !entry.handshake) this.waitOutOutage(id, entry);
+      }
+    } else {
+      this.endOutage();
+    }
+    try {
+      this.options.onConnectionState?.(state);
+    } catch (error) {
+      this.diagnose({ kind: 'handler-error', server: this.server, method: 'onConnectionState', error });
+    }
+  }
+
+  private endOutage(): void {
+    const outage = this.outage;
+    if (!outage) return;
+    this.outage = undefined;
+    for (const entry of this.pending.values()) {
+      if (entry.outageTimer) clearTimeout(entry.outageTimer);
+      entry.outageTimer = undefined;
+    }
+    outage.end();
+  }
+
+  /** Starts a held request's wait for the reconnect, once; at its end, a request still held fails as unavailable. */
+  private waitOutOutage(id: JsonRpcId, entry: Pending): void {
+    if (entry.outageTimer) return;
+    const waitMs = this.options.reconnectWaitMs ?? DEFAULT_RECONNECT_WAIT_MS;
+    const giveUp = () => {
+      entry.outageTimer = undefined;
+      if (this.pending.get(id) !== entry || entry.sent || !this.outage) return;
+      this.settle(id, entry).reject(this.unavailableError(entry.method));
+    };
+    if (waitMs <= 0) return giveUp();
+    entry.outageTimer = setTimeout(giveUp, waitMs);
+    entry.outageTimer.unref?.();
+  }
+
+  /** What a request gets while the transport reconnects: reason 'unavailable', the drop's reason, the next attempt's time. */
+  unavailableError(method?: string): ClosedError {
+    const state = this.outage?.state;
+    const next = state?.nextAttemptAt;
+    const detail = state
+      ? `${state.reason}; reconnecting since ${new Date(state.since).toISOString()}${next === undefined ? '' : `, next attempt at ${new Date(next).toISOString()}`}`
+      : 'the connection is being reestablished';
+    return new ClosedError({ server: this.server, method }, { reason: 'unavailable', nextAttemptAt: next, cause: new Error(detail) });
   }
 
   /**
@@ -314,7 +418,8 @@ export class Connection {
         } catch (error) {
           if (this.currentState !== 'open') return;
           if (!this.expiredDuringRenewal) {
-            this.ending({ reason: 'transport', cause: error }, 'closed');
+            // A refused credential stays one, so that requests fail with AuthError (#16 item 8); anything else is a transport failure.
+            this.ending(error instanceof AuthError ? endOf(error) : { reason: 'transport', cause: error }, 'closed');
             void this.transport.close();
             return;
           }
@@ -331,13 +436,13 @@ export class Connection {
    * shutdown can take three grace periods to die. Resolves when the
    * transport has shut down.
    */
-  async close(): Promise<void> {
+  async close(options: { force?: boolean } = {}): Promise<void> {
     if (this.currentState === 'idle') {
       this.ending({ reason: 'closed' }, 'closed');
       return;
     }
     if (this.currentState === 'open') this.ending({ reason: 'closed' }, 'closing');
-    await this.transport.close();
+    await (options.force && this.transport.kill ? this.transport.kill() : this.transport.close());
     this.currentState = 'closed';
   }
 
@@ -346,6 +451,7 @@ export class Connection {
   private settle(id: JsonRpcId, entry: Pending): Pending {
     this.pending.delete(id);
     if (entry.deadline) this.deadlines.cancel(entry.deadline);
+    if (entry.outageTimer) clearTimeout(entry.outageTimer);
     entry.removeAbortListener?.();
     return entry;
   }
@@ -537,6 +643,7 @@ export class Connection {
     const pending = this.pending;
     this.pending = new Map();
     for (const [id, entry] of pending) this.settle(id, entry).reject(this.closedError(entry.method));
+    this.endOutage();
     for (const controller of this.serverRequests.values()) controller.abort();
     this.serverRequests.clear();
     this.resolveEnded(end);
@@ -547,6 +654,7 @@ export class Connection {
   private siteError(method: string, error: unknown): unknown {
     if (!(error instanceof ClosedError) || error.method !== undefined) return error;
     if (error instanceof SessionExpiredError) return new SessionExpiredError({ server: this.server, method }, error.status ?? 404);
+    if (error instanceof AuthError) return new AuthError({ server: this.server, method }, error.status ?? 401);
     const { reason, exitCode, signal, stderrTail, status, cause } = error;
     return new ClosedError({ server: this.server, method }, { reason, exitCode, signal, stderrTail, status, cause });
   }
@@ -560,7 +668,10 @@ export class Connection {
 
 /** The typed error for a connection that ended this way: what its pending requests get. */
 export function errorForEnd(site: ErrorSite, end: TransportEnd): McpClientError {
-  return end.reason === 'too-large' ? new MessageTooLargeError(site, end.limitBytes) : new ClosedError(site, end);
+  if (end.reason === 'too-large') return new MessageTooLargeError(site, end.limitBytes);
+  // A connection that ended on a refused credential fails its requests the way the refusal did (#16 item 8).
+  if (end.reason === 'http' && (end.status === 401 || end.status === 403)) return new AuthError(site, end.status);
+  return new ClosedError(site, end);
 }
 
 /** How a connection whose transport could not start ended: the transport's own account of it. */

@@ -16,7 +16,7 @@ import type { ListChangedKind, McpClient, McpClientOptions } from '../client/cli
 import type { Tool } from '../client/results.js';
 import { AuthError, ClosedError, ConfigError, McpClientError, TimeoutError, type McpErrorCode } from '../errors.js';
 import type { HttpAuth } from '../transport/http-headers.js';
-import type { TransportEnd } from '../transport/transport.js';
+import type { TransportEnd, TransportState } from '../transport/transport.js';
 import { nextDelay } from '../util/backoff.js';
 import type { SourceServer } from './config/types.js';
 
@@ -25,6 +25,10 @@ import type { SourceServer } from './config/types.js';
  * - `idle`: not started yet (first use starts it).
  * - `starting`: connecting and discovering, within the start deadline.
  * - `ready`: connected; its tools are registered.
+ * - `reconnecting`: an HTTP server's stream dropped and is being reopened (entered the moment it dropped);
+ *   its tools stay offered, and a call waits up to the client's reconnectWaitMs (default 1 s) for the
+ *   stream, then fails as `unavailable` with the next attempt's time. Back to `ready` when it is up;
+ *   a connection that gives up is a crash.
  * - `restarting`: it crashed or failed to start; the next attempt is at nextAttemptAt.
  * - `needs-auth`: the server refused the credentials (401/403); not retried until the host restarts or enables it.
  * - `failed`: given up (maxFailures in a row, or a failure that cannot fix itself); enable() or restart() turn it back on.
@@ -184,13 +188,13 @@ export class ServerSupervisor {
       state: this.state,
       transport: this.client?.transportKind ?? this.server.params.transport,
       reason: this.scrub(this.reason),
-      nextAttemptAt: this.state === 'restarting' ? this.nextAttemptAt : undefined,
+      nextAttemptAt: this.state === 'restarting' || this.state === 'reconnecting' ? this.nextAttemptAt : undefined,
       restarts: this.restarts,
       consecutiveFailures: this.failures,
       lastError: this.scrub(this.lastError),
       lastErrorCode: this.lastErrorCode,
       stderrTail: this.scrub(this.client?.stderrTail() || this.lastStderr) ?? '',
-      pid: this.state === 'ready' ? this.client?.pid : undefined,
+      pid: this.state === 'ready' || this.state === 'reconnecting' ? this.client?.pid : undefined,
       tools: WITHDRAWN.has(this.state) ? 0 : this.toolCount,
       calls: this.calls,
       errors: this.errors,
@@ -229,6 +233,9 @@ export class ServerSupervisor {
         return Promise.resolve(this.client!);
       case 'starting':
         return this.starting!;
+      case 'reconnecting':
+        // The client holds a request while its stream reopens, for a bounded time (reconnectWaitMs), then fails it as unavailable.
+        return Promise.resolve(this.client!);
       case 'idle':
         return this.start();
       default:
@@ -394,6 +401,12 @@ export class ServerSupervisor {
     let client: McpClient | undefined;
     const options: McpClientOptions = {
       ...this.options.client,
+      // The client scrubs its own errors, stderr tail and diagnostics of these, before any cut.
+      secrets: [...(this.options.client.secrets ?? []), ...this.secrets()],
+      onConnectionState: (state) => {
+        this.options.client.onConnectionState?.(state);
+        if (client && this.client === client) this.connectionState(state);
+      },
       onClose: (end) => {
         this.options.client.onClose?.(end);
         if (client && this.client === client) this.crashed(end, client);
@@ -435,9 +448,25 @@ export class ServerSupervisor {
     }
   }
 
+  /**
+   * An HTTP server's stream dropped (reconnecting, reported the moment it
+   * did) or is back (connected): the state says so at once. Giving up ends
+   * the connection, which crashed() handles.
+   */
+  private connectionState(state: TransportState): void {
+    if (state.state === 'reconnecting' && (this.state === 'ready' || this.state === 'reconnecting')) {
+      this.reason = state.reason;
+      this.nextAttemptAt = state.nextAttemptAt;
+      this.setState('reconnecting');
+    } else if (state.state === 'connected' && this.state === 'reconnecting') {
+      this.reason = undefined;
+      this.setState('ready');
+    }
+  }
+
   /** A ready server's connection ended without our close(): count it and schedule a restart (S2). */
   private crashed(end: TransportEnd, client: McpClient): void {
-    if (this.state !== 'ready') return;
+    if (this.state !== 'ready' && this.state !== 'reconnecting') return;
     this.lastStderr = client.stderrTail();
     this.client = undefined;
     // A server that stayed up for the stability window has recovered: this crash starts a new count.

@@ -10,9 +10,9 @@ import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
 import { isRedirect, nextHop } from './redirects.js';
-import { cutTail, redact } from './redact.js';
+import { cutTail, redact, redactUrlCredentials, urlCredentials } from './redact.js';
 import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
-import type { TransportEnd, TransportHandlers } from './transport.js';
+import type { TransportState, TransportEnd, TransportHandlers } from './transport.js';
 
 export interface HttpTransportOptions extends HttpHeaderOptions {
   /** The MCP endpoint (Streamable HTTP) or the SSE URL (legacy). */
@@ -70,10 +70,21 @@ export abstract class HttpTransportBase {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.fetchImpl = options.fetch ?? fetch;
+    // Refused at start (begin()); until then, and in anything that quotes them, they are secrets (#16 item 3).
+    for (const value of urlCredentials(this.url)) this.secrets.add(value);
+  }
+
+  /** Values to scrub beside the transport's own (McpClientOptions.secrets). */
+  addSecrets(values: readonly string[]): void {
+    for (const value of values) if (typeof value === 'string' && value !== '') this.secrets.add(value);
   }
 
   /** Resolves headers (throws ConfigError on a bad one) and keeps the handlers. */
   protected begin(handlers: TransportHandlers): void {
+    if (this.url.username !== '' || this.url.password !== '') {
+      // fetch refuses such a URL with a TypeError that quotes it whole; say what to do instead, without the values.
+      throw new ConfigError(undefined, ['url'], 'the URL has credentials in it (user:password@), which are never sent and would show in errors; remove them and send them in a header (e.g. Authorization) instead', { server: this.server });
+    }
     const resolved = resolveHeaders(this.server, this.options);
     this.staticHeaders = resolved.headers;
     for (const secret of resolved.secrets) this.secrets.add(secret);
@@ -203,15 +214,24 @@ export abstract class HttpTransportBase {
       await response.body?.cancel().catch(() => {});
       return new AuthError(this.site(method), response.status);
     }
-    let body = '';
+    return this.statusErrorWith(response.status, await this.errorBody(response, method), method);
+  }
+
+  /** The start of an error status's body, scrubbed before it is cut; '' when it cannot be read (the status says enough). */
+  protected async errorBody(response: Response, method: string | undefined): Promise<string> {
     try {
       // Scrubbed before it is cut (excerpt()), and its tail dropped if it could be the start of a secret (the read stops at a limit).
-      body = cutTail(this.scrub(await this.readText(response, ERROR_BODY_BYTES, method, true)), this.secrets).trim();
+      return cutTail(this.scrub(await this.readText(response, ERROR_BODY_BYTES, method, true)), this.secrets).trim();
     } catch {
-      // the excerpt is a courtesy; the status says enough
+      return '';
     }
+  }
+
+  /** The ClosedError 'http' for a status whose body was read already (errorBody()). */
+  protected statusErrorWith(status: number, body: string, method: string | undefined): ClosedError {
+    if (status === 401 || status === 403) return new AuthError(this.site(method), status);
     const cause = body ? new Error(excerpt(body)) : undefined;
-    return new ClosedError(this.site(method), { reason: 'http', status: response.status, cause });
+    return new ClosedError(this.site(method), { reason: 'http', status, cause });
   }
 
   /** Reads a body as text, failing with MessageTooLargeError past `limit` bytes (or truncating, for error excerpts). */
@@ -240,12 +260,13 @@ export abstract class HttpTransportBase {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /** The transport's secrets and the credentials of any URL, removed from `text`. */
   scrub(text: string): string {
-    return this.secrets.size === 0 ? text : redact(text, this.secrets);
+    return redactUrlCredentials(this.secrets.size === 0 ? text : redact(text, this.secrets));
   }
 
   protected scrubbed(error: unknown): unknown {
-    if (!(error instanceof Error) || this.secrets.size === 0) return error;
+    if (!(error instanceof Error)) return error;
     if (error instanceof ConfigError) return error; // names headers, never values
     const clean = this.scrub(error.message);
     return clean === error.message ? error : new Error(clean);
@@ -253,6 +274,27 @@ export abstract class HttpTransportBase {
 
   protected protocolError(method: string | undefined, detail: string): ProtocolError {
     return new ProtocolError(this.site(method), detail);
+  }
+
+  /** The last state reported through onConnectionState: only changes (and new attempt times) are reported. */
+  private connectionState: TransportState['state'] = 'connected';
+
+  /** Reports the session's stream as reconnecting (each time: the next attempt's time changes) or, once, as back. */
+  protected reportState(state: TransportState): void {
+    if (this.ended || this.closing || (state.state === 'connected' && this.connectionState === 'connected')) return;
+    this.connectionState = state.state;
+    try {
+      this.handlers?.onConnectionState?.(state.state === 'reconnecting' ? { ...state, reason: this.scrub(state.reason) } : state);
+    } catch (error) {
+      this.handlers?.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'onConnectionState', error });
+    }
+  }
+
+  /** The message of an error (or what was thrown), scrubbed, for a reason or a cause. */
+  protected describe(error: unknown): string {
+    // A transport failure's own words, not the "server …: the transport failed (…)" wrapped around them.
+    const inner = error instanceof ClosedError && error.reason === 'transport' && error.cause instanceof Error ? error.cause : error;
+    return this.scrub(inner instanceof Error ? inner.message : String(inner));
   }
 
   /** Calls onClose once. */

@@ -64,3 +64,53 @@ export function cutTail(text: string, secrets: Iterable<string>): string {
   }
   return text.slice(0, end);
 }
+
+/**
+ * `text` without a head that is the end of a secret (in any of its forms):
+ * for text whose start was cut off (the tail of a stream, kept in a ring
+ * buffer), after redact(). The mirror of cutTail().
+ */
+export function cutHead(text: string, secrets: Iterable<string>): string {
+  const forms = [...secrets].filter((secret) => secret.length >= MIN_SECRET_CHARS).flatMap(secretForms);
+  let start = 0;
+  for (let dropped = true; dropped; ) {
+    dropped = false;
+    for (const form of forms) {
+      for (let k = Math.min(form.length - 1, text.length - start); k > 0; k--) {
+        if (text.startsWith(form.slice(form.length - k), start)) {
+          start += k;
+          dropped = true;
+          break;
+        }
+      }
+    }
+  }
+  return text.slice(start);
+}
+
+/** The userinfo (`user:password@`) of a URL in text: scheme, then anything up to an `@` before the host. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+/**
+ * `text` with the userinfo of every URL in it replaced (#16 item 3): a
+ * `https://user:password@host/` in an error a library (fetch) wrote, or in
+ * a command line a server echoes, shows as `https://[redacted]@host/`.
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.includes('@') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
+}
+
+/** The credentials of a URL (user and password, as written and decoded), to treat as secrets. */
+export function urlCredentials(url: URL): string[] {
+  const values = new Set<string>();
+  for (const part of [url.username, url.password]) {
+    if (part === '') continue;
+    values.add(part);
+    try {
+      values.add(decodeURIComponent(part));
+    } catch {
+      // a malformed escape: the raw form is enough
+    }
+  }
+  return [...values];
+}

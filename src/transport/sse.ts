@@ -6,7 +6,7 @@
 // is a new session, the transport reports the session expired: the client
 // runs the handshake again before anything else goes out.
 
-import { ClosedError, ProtocolError, TimeoutError } from '../errors.js';
+import { AuthError, ClosedError, ProtocolError, TimeoutError } from '../errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
@@ -140,27 +140,31 @@ export class SseTransport extends HttpTransportBase implements Transport {
       this.finish({ reason: 'too-large', limitBytes: this.maxMessageBytes });
       return;
     }
+    // First, so that the client holds new requests back before the lost ones fail (#16 item 6).
+    const since = Date.now();
+    const reason = cause === undefined ? 'the server ended the SSE stream' : `the SSE stream dropped (${this.describe(cause)})`;
+    this.reportState({ state: 'reconnecting', since, nextAttemptAt: since + nextDelay(0, this.reconnectPolicy), reason });
     this.handlers?.onAnswersLost('all', new ClosedError(this.site(), { reason: 'transport', cause: new Error('the SSE stream dropped before the answer arrived', { cause: this.scrubbed(cause) }) }));
     this.endpoint = undefined;
     // A stream that reconnect() opened and that dropped before the loop finished: that loop sees it
     // (streamLive) and tries again. A second loop would fight it over this.stream.
     if (this.reconnecting) return;
-    this.ready = this.reconnect();
+    this.ready = this.reconnect(since);
     this.ready.catch(() => {}); // failures end the transport below; send() sees them through `ready`
     // Sends wait for `ready`: the client's new handshake goes out on the new stream first.
     this.handlers?.onSessionExpired();
   }
 
-  private async reconnect(): Promise<void> {
+  private async reconnect(since: number): Promise<void> {
     this.reconnecting = true;
     try {
-      return await this.reconnectLoop();
+      return await this.reconnectLoop(since);
     } finally {
       this.reconnecting = false;
     }
   }
 
-  private async reconnectLoop(): Promise<void> {
+  private async reconnectLoop(since: number): Promise<void> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.reconnectPolicy.maxAttempts; attempt++) {
       try {
@@ -168,11 +172,21 @@ export class SseTransport extends HttpTransportBase implements Transport {
         await this.open();
         // Checked in the same turn as `reconnecting` goes false: a drop before this is retried here, one after it starts a new loop.
         if (!this.streamLive) throw new ClosedError(this.site(), { reason: 'transport', cause: new Error('the reopened SSE stream dropped at once') });
+        this.reportState({ state: 'connected' });
         return;
       } catch (error) {
         if (this.ended || this.closing) throw new ClosedError(this.site(), { reason: 'closed' });
         lastError = error;
         this.stream?.abort();
+        if (error instanceof AuthError) {
+          // A refused credential does not fix itself: no more attempts (#16 item 8).
+          this.finish({ reason: 'http', status: error.status });
+          throw error;
+        }
+        if (attempt + 1 < this.reconnectPolicy.maxAttempts) {
+          const reason = `the SSE stream could not be reopened (attempt ${attempt + 1} of ${this.reconnectPolicy.maxAttempts}: ${this.describe(error)})`;
+          this.reportState({ state: 'reconnecting', since, nextAttemptAt: Date.now() + nextDelay(attempt + 1, this.reconnectPolicy), reason });
+        }
       }
     }
     const failure = new ClosedError(this.site(), { reason: 'transport', cause: new Error(`the SSE stream could not be reopened after ${this.reconnectPolicy.maxAttempts} attempts`, { cause: this.scrubbed(lastError) }) });

@@ -14,6 +14,7 @@ import { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-fra
 import { encodeLine, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ByteTail } from '../util/ring-text.js';
 import { createLongLineGate, type LongLineGate } from './long-line-gate.js';
+import { cutHead, cutTail, redact, redactUrlCredentials } from './redact.js';
 import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
 import { checkSpawnParams, explainSpawnError } from './spawn-check.js';
 import { TickWriter } from './tick-writer.js';
@@ -91,13 +92,34 @@ export class StdioTransport implements Transport {
   private closePromise: Promise<void> | undefined;
   private group: ProcessGroup | undefined;
   private stopping: Promise<void> | undefined;
+  /** kill() was called: the shutdown steps start at SIGKILL. */
+  private killNow = false;
   private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
+  /** Values never to report (McpClientOptions.secrets): scrubbed from the stderr tail, noise and errors. */
+  private readonly secrets = new Set<string>();
+  /** A stderr chunk's end that may be the start of a secret, held for the next chunk (or the end) before it is reported. */
+  private stderrHeld = '';
 
   constructor(private readonly options: StdioTransportOptions) {
     this.argv = typeof options.command === 'string' ? [options.command, ...(options.args ?? [])] : [...options.command, ...(options.args ?? [])];
     // An unusable command is reported by start(), as a rejection the connection sees end like any other start failure.
     this.server = options.server ?? (this.argv[0] || '(empty command)');
     this.stderrBytes = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+  }
+
+  addSecrets(values: readonly string[]): void {
+    for (const value of values) if (typeof value === 'string' && value !== '') this.secrets.add(value);
+  }
+
+  /** The owner's secrets and the credentials of any URL (an argument like `https://user:pass@…` echoed back), removed from `text`. */
+  scrub(text: string): string {
+    return redactUrlCredentials(this.secrets.size === 0 ? text : redact(text, this.secrets));
+  }
+
+  /** The stderr tail as text, scrubbed; a cut at its front that left the end of a secret drops that end too. */
+  private tail(): string {
+    const text = this.stderrBytes.text();
+    return this.secrets.size === 0 ? this.scrub(text) : cutHead(this.scrub(text), this.secrets);
   }
 
   /** The process id, once started. */
@@ -144,7 +166,8 @@ export class StdioTransport implements Transport {
     const framer = createLineFramer({
       maxMessageBytes,
       onMessage: (value) => this.handlers?.onMessage(value),
-      onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(text) }),
+      // Scrubbed before it is cut: a cut through a secret leaves a piece no scrubber finds.
+      onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(this.scrub(text)) }),
       onOverflow: overflow,
     });
     this.framer = createLongLineGate(framer, maxMessageBytes, overflow);
@@ -153,7 +176,11 @@ export class StdioTransport implements Transport {
     child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrBytes.push(chunk);
       const hook = this.handlers?.onDiagnostic;
-      if (hook) hook({ kind: 'stderr', server: this.server, text: stderrDecoder.write(chunk) });
+      if (hook) this.reportStderr(hook, stderrDecoder.write(chunk));
+    });
+    child.stderr!.on('end', () => {
+      const hook = this.handlers?.onDiagnostic;
+      if (hook) this.reportStderr(hook, stderrDecoder.end(), true);
     });
     child.stdout!.on('data', (chunk: Buffer) => this.framer!.push(chunk));
     // A write to a process that has gone away fails with EPIPE; the exit
@@ -171,7 +198,7 @@ export class StdioTransport implements Transport {
       if ((stdoutEnded && stderrEnded) || drainTimer === undefined) {
         if (drainTimer) clearTimeout(drainTimer);
         this.framer!.end();
-        this.finish({ reason: 'exited', exitCode: exitInfo.code, signal: exitInfo.signal, stderrTail: this.stderrBytes.text() });
+        this.finish({ reason: 'exited', exitCode: exitInfo.code, signal: exitInfo.signal, stderrTail: this.tail() });
       }
     };
     child.stdout!.on('end', () => {
@@ -182,7 +209,7 @@ export class StdioTransport implements Transport {
       setTimeout(() => {
         if (this.exited || this.ended) return;
         this.framer!.end();
-        this.finish({ reason: 'output-closed', stderrTail: this.stderrBytes.text() });
+        this.finish({ reason: 'output-closed', stderrTail: this.tail() });
         void this.stop(false);
       }, DRAIN_AFTER_EXIT_MS).unref();
     });
@@ -218,6 +245,27 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /**
+   * One stderr chunk as a diagnostic, scrubbed. A secret may be split
+   * between chunks: with secrets to scrub, an end of the chunk that could
+   * be the start of one is held back and reported with the next chunk.
+   */
+  private reportStderr(hook: NonNullable<TransportHandlers['onDiagnostic']>, text: string, last = false): void {
+    let out = this.stderrHeld + text;
+    this.stderrHeld = '';
+    if (this.secrets.size > 0) {
+      out = this.scrub(out);
+      if (!last) {
+        const kept = cutTail(out, this.secrets);
+        this.stderrHeld = out.slice(kept.length);
+        out = kept;
+      }
+    } else {
+      out = this.scrub(out);
+    }
+    if (out !== '') hook({ kind: 'stderr', server: this.server, text: out });
+  }
+
   send(message: JsonRpcMessage): Promise<void> {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
@@ -233,7 +281,7 @@ export class StdioTransport implements Transport {
     // closingByUs: our close() has ended stdin and waits for the exit; the request is refused because we are closing.
     // exited: the process is gone and its pipes are draining; the end with its exit code follows.
     const reason = this.ended || this.exited ? 'exited' : this.closingByUs ? 'closed' : 'not-connected';
-    return new ClosedError(site, { reason, stderrTail: this.stderrBytes.text() });
+    return new ClosedError(site, { reason, stderrTail: this.tail() });
   }
 
   /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
@@ -259,7 +307,7 @@ export class StdioTransport implements Transport {
     }
     const end = this.end;
     const detail: ClosedDetail =
-      end && end.reason !== 'too-large' ? end : { reason: 'transport', cause: error, stderrTail: this.stderrBytes.text() };
+      end && end.reason !== 'too-large' ? end : { reason: 'transport', cause: error, stderrTail: this.tail() };
     return new ClosedError({ server: this.server }, detail);
   }
 
@@ -272,8 +320,23 @@ export class StdioTransport implements Transport {
     return this.closePromise;
   }
 
+  /**
+   * For a server that never completed its handshake (#16 item 9): SIGKILL
+   * to the whole group at once, no end of input and no SIGTERM first, even
+   * when a close() is already stepping through them. Resolves once the
+   * group is gone (or after one shutdown step, if something survives it).
+   */
+  kill(): Promise<void> {
+    this.closingByUs = true;
+    this.killNow = true;
+    this.group?.signal('SIGKILL');
+    return this.close();
+  }
+
   private spawnFailed(error: Error): ClosedError {
-    return new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: explainSpawnError(error, this.argv, this.options) });
+    const explained = explainSpawnError(error, this.argv, this.options);
+    const clean = this.scrub(explained.message);
+    return new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: clean === explained.message ? explained : new Error(clean) });
   }
 
   /** The process never started: nothing to wait for or stop; start() rejects with `error`. */
@@ -286,14 +349,14 @@ export class StdioTransport implements Transport {
 
   /** The text of the last stderr bytes (for state reports). */
   stderrTail(): string {
-    return this.stderrBytes.text();
+    return this.tail();
   }
 
   private finish(end: TransportEnd): void {
     if (this.ended) return;
     this.ended = true;
     // While our own close() runs, the exit it causes is reported as 'closed'.
-    this.end = this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.stderrBytes.text() } : end;
+    this.end = this.closingByUs && end.reason !== 'too-large' ? { reason: 'closed', stderrTail: this.tail() } : end;
     this.handlers?.onClose(this.end);
     for (const wake of this.endWaiters.splice(0)) wake();
   }
@@ -316,6 +379,11 @@ export class StdioTransport implements Transport {
     const group = this.group;
     if (!child || !group || (this.exited && !group.alive())) return group?.release();
     const step = this.options.shutdownStepMs ?? DEFAULT_SHUTDOWN_STEP_MS;
+    if (this.killNow) {
+      group.signal('SIGKILL');
+      await this.waitForGroupExit(step);
+      return group.release();
+    }
     if (gentle) {
       this.writer.flush(); // lines accepted this tick go out before the end of input
       child.stdin?.end();

@@ -132,6 +132,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       this.sessionExpired(sentSession);
       throw new SessionExpiredError(this.site(method), response.status);
     }
+    // Servers built on the SDK's examples (server-everything among them) answer 400 to a session
+    // they do not know, e.g. after a restart; a session that never comes back is worse than one more handshake.
+    if (response.status === 400 && sentSession !== undefined) {
+      const body = await this.errorBody(response, method);
+      if (!saysSessionUnknown(body)) throw this.statusErrorWith(400, body, method);
+      this.sessionExpired(sentSession);
+      throw new SessionExpiredError(this.site(method), 400);
+    }
     if (!response.ok) throw await this.statusError(response, method);
     if (requestId === undefined || response.status === 202) {
       // Notifications and responses: 202 with no body. Loose servers answer 200 with a body; it is not ours to read.
@@ -270,46 +278,104 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           this.handlers?.onMessage(value);
         },
       });
-    } catch (error) {
+    } catch {
       if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
-      return 'ended' as const; // a dropped connection is a stream end: resume if we can
+      return 'dropped' as const; // the connection broke: for a response stream, a stream end like any other (resume if we can)
     }
   }
 
-  /** The optional GET stream for server-initiated messages; 405 (or any refusal) means the server offers none. */
+  /**
+   * The optional GET stream for server-initiated messages; 405 (or any
+   * refusal) means the server offers none. Once it has been open, it is how
+   * the client learns that the server went away (#16 item 6): a stream that
+   * breaks (not one the server ends) is reported `reconnecting` at once and
+   * reopened, at once unless the server asked for a `retry`; each attempt
+   * the server does not answer is reported with the next one's time, and
+   * after the reconnect policy's attempts the transport ends. Any HTTP
+   * answer means the server is back (`connected`); one that refuses the
+   * session it had (404, 410, or 400 saying so) reports it expired, and the
+   * client runs the handshake again, which opens a new stream.
+   */
   private listen(): void {
     this.listener?.abort();
     const controller = new AbortController();
     this.listener = controller;
+    const session = this.sessionId;
+    const stopped = () => controller.signal.aborted || this.ended || this.closing;
     void (async () => {
       const cursor: StreamCursor = {};
-      for (let attempt = 0; !controller.signal.aborted && !this.ended; ) {
+      /** A stream of this session has been open: a refusal from now on is about the session. */
+      let opened = false;
+      /** When the server stopped answering, while it does not. */
+      let outageSince: number | undefined;
+      let unreachable = 0;
+      for (let attempt = 0; !stopped(); ) {
         let response: Response;
         try {
           const headers = this.headersFor({ accept: 'text/event-stream', ...this.sessionHeaders(), ...(cursor.lastEventId ? { 'last-event-id': cursor.lastEventId } : {}) });
           response = await this.request(this.url, { method: 'GET', headers }, undefined, controller.signal);
-        } catch {
-          if (controller.signal.aborted || this.ended || ++attempt >= this.reconnectPolicy.maxAttempts) return;
-          await sleep(nextDelay(attempt, this.reconnectPolicy), controller.signal).catch(() => {});
+        } catch (error) {
+          if (stopped()) return;
+          // No HTTP answer at all (the stream may not even have been open yet): the server went away.
+          unreachable++;
+          outageSince ??= Date.now();
+          if (unreachable >= this.reconnectPolicy.maxAttempts) {
+            this.finish({ reason: 'transport', cause: new Error(`the server could not be reached to reopen its event stream (${unreachable} attempts over ${Date.now() - outageSince} ms; the last: ${this.describe(error)})`) });
+            return;
+          }
+          const wait = nextDelay(unreachable - 1, this.reconnectPolicy);
+          this.reportState({ state: 'reconnecting', since: outageSince, nextAttemptAt: Date.now() + wait, reason: `the server does not answer (${this.describe(error)})` });
+          await sleep(wait, controller.signal).catch(() => {});
           continue;
         }
+        // An HTTP answer of any kind: the server is there.
+        if (outageSince !== undefined || unreachable > 0) this.reportState({ state: 'connected' });
+        outageSince = undefined;
+        unreachable = 0;
         if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-          // 405: no stream offered. Loose servers answer 400 or 404; tolerated the same way.
-          await response.body?.cancel().catch(() => {});
+          // 405: no stream offered. Loose servers answer 400 or 404; tolerated the same way, unless a stream of this session was open before.
+          const status = response.status;
+          const body = status === 400 && opened ? await this.errorBody(response, undefined) : (await response.body?.cancel().catch(() => {}), '');
+          if (opened && session !== undefined && (status === 404 || status === 410 || (status === 400 && saysSessionUnknown(body)))) {
+            this.sessionExpired(session);
+            this.handlers?.onSessionExpired();
+          }
           return;
         }
+        opened = true;
         const seenBefore = cursor.lastEventId;
         const end = await this.consume(response, cursor, undefined, () => {}).catch(() => 'ended' as const);
+        if (stopped()) return;
         if (end === 'too-large') {
           this.handlers?.onDiagnostic?.({ kind: 'invalid-message', server: this.server, detail: `an event on the GET stream exceeded ${this.maxMessageBytes} bytes; the stream was dropped`, excerpt: '' });
         }
         attempt = cursor.lastEventId !== seenBefore ? 0 : attempt + 1;
         if (attempt >= this.reconnectPolicy.maxAttempts) return;
+        if (end === 'dropped') {
+          // The connection broke under the stream: the server may be gone. Held requests wait (bounded) until we know.
+          outageSince = Date.now();
+          const wait = cursor.retryMs ?? 0;
+          this.reportState({ state: 'reconnecting', since: outageSince, nextAttemptAt: outageSince + wait, reason: 'the event stream dropped' });
+          if (wait > 0) await sleep(wait, controller.signal).catch(() => {});
+          continue;
+        }
         await sleep(cursor.retryMs ?? nextDelay(attempt, this.reconnectPolicy), controller.signal).catch(() => {});
       }
     })();
   }
 }
+
+/**
+ * Whether the body of a 400 says the server does not know the session: the
+ * SDK's examples and server-everything say "Bad Request: No valid session
+ * ID provided", a restarted single-session SDK server "Bad Request: Server
+ * not initialized", others "Session not found" or "invalid session".
+ */
+export function saysSessionUnknown(body: string): boolean {
+  return UNKNOWN_SESSION.test(body);
+}
+
+const UNKNOWN_SESSION = /no valid session|session(?: id)? (?:not found|unknown|invalid|expired|is invalid|is unknown|has expired|does not exist)|(?:unknown|invalid|expired) session|server not initialized/i;
 
 /** Whether a decoded message (or batch) holds the answer to request `id`, valid or not: the stream's work is then done. */
 function isAnswerTo(value: unknown, id: JsonRpcId): boolean {

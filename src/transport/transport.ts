@@ -14,6 +14,26 @@ export type TransportEnd = ClosedDetail | { reason: 'too-large'; limitBytes: num
 /** Which wire a transport speaks (what `connect()` ended up using, after a fallback). */
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
+/**
+ * Whether the stream that carries the session is up (#16 item 6). A
+ * transport reports `reconnecting` the moment the stream that carries its
+ * session drops (the legacy SSE stream; the Streamable HTTP GET stream, once
+ * the server cannot be reached), again after each failed attempt with the
+ * next attempt's time, and `connected` once it is back. Giving up is
+ * reported by onClose, as any other end.
+ */
+export type TransportState =
+  | {
+      state: 'reconnecting';
+      /** When the stream dropped (epoch ms); the same for every report of one outage. */
+      since: number;
+      /** When the next attempt to reopen it starts (epoch ms), if one is scheduled. */
+      nextAttemptAt?: number;
+      /** Why, in words, secrets scrubbed: "the SSE stream dropped (terminated)". */
+      reason: string;
+    }
+  | { state: 'connected' };
+
 export interface TransportHandlers {
   /** One decoded JSON value (a message, a batch, or garbage the connection must sort out). */
   onMessage(value: unknown): void;
@@ -32,6 +52,8 @@ export interface TransportHandlers {
    * processed and can be sent again.
    */
   onSessionExpired(): void;
+  /** The session's stream dropped or is back (see TransportState). */
+  onConnectionState?(state: TransportState): void;
   /** Called exactly once, when the transport can no longer deliver messages. */
   onClose(end: TransportEnd): void;
   onDiagnostic?: DiagnosticHook;
@@ -75,6 +97,19 @@ export interface Transport {
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** Graceful, idempotent shutdown. onClose fires (with reason 'closed') if it has not already. */
   close(): Promise<void>;
+  /**
+   * Forced shutdown, for a server that never completed its handshake (#16
+   * item 9): nothing of it is worth a grace period. Stdio SIGKILLs the
+   * process group at once and resolves once it is gone. Transports without
+   * it are closed with close(). Idempotent; escalates a close() under way.
+   */
+  kill?(): Promise<void>;
+  /**
+   * Values the owner of the client wants removed from everything this
+   * transport reports (stderr tail, noise, error text), beside those it
+   * knows itself (McpClientOptions.secrets). Called before start().
+   */
+  addSecrets?(values: readonly string[]): void;
   /**
    * Removes the secret values this transport sends (auth headers) from text
    * that came from the server, before it goes into an error or a diagnostic (T4).

@@ -1,0 +1,74 @@
+// server-everything over HTTP on a port that stays the same across restarts:
+// the tests of #16 items 6 and 7 kill it (SIGKILL: a crash, not a shutdown)
+// and start it again where the client is still pointed. Forced onto
+// 127.0.0.1 (fixtures/bind-loopback.mjs); every instance is killed after the test.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { everythingServerPath, freePort } from './interop.js';
+
+const BIND_LOOPBACK = fileURLToPath(new URL('../fixtures/bind-loopback.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const READY_MS = 20_000;
+
+export interface RestartableEverything {
+  port: number;
+  /** The running instance's stdout so far (the streamableHttp server logs each request). */
+  stdout(): string;
+  /** SIGKILLs the running instance and waits for its exit. */
+  kill(): Promise<void>;
+  /** Starts a new instance on the same port and waits until it listens. */
+  start(): Promise<void>;
+}
+
+export async function restartableEverything(t: TestContext, mode: 'streamableHttp' | 'sse'): Promise<RestartableEverything> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let out = '';
+  const all = new Set<ChildProcess>();
+  t.after(async () => {
+    for (const c of all) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await Promise.all([...all].map(exited));
+  });
+  const server: RestartableEverything = {
+    port,
+    stdout: () => out,
+    async kill() {
+      if (!child) return;
+      child.kill('SIGKILL');
+      await exited(child);
+      child = undefined;
+    },
+    async start() {
+      out = '';
+      const c = spawn(process.execPath, ['--import', BIND_LOOPBACK, everythingServerPath(), mode], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      all.add(c);
+      child = c;
+      c.stdout!.setEncoding('utf8');
+      c.stdout!.on('data', (chunk: string) => (out += chunk));
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
+        c.stderr!.setEncoding('utf8');
+        c.stderr!.on('data', (chunk: string) => {
+          stderr += chunk;
+          if (/listening|running/i.test(stderr)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        c.once('exit', (code, signal) => {
+          clearTimeout(timer);
+          reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
+        });
+      });
+    },
+  };
+  await server.start();
+  return server;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
