@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
-import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
 import type { SourceServer } from './types.js';
 import type { KeyPath } from './yaml-source.js';
@@ -35,7 +35,7 @@ export interface CodexConfig {
  */
 export function readCodexToml(file: string, options: CodexOptions): CodexConfig {
   // config.toml may hold literal tokens in http_headers or env: never quote its lines.
-  const source = readTomlFile(file, { quoteLines: false });
+  const source = readTomlFile(file);
   const servers = source.value.mcp_servers;
   if (!isObject(servers)) throw new ConfigError(file, ['mcp_servers'], 'expected [mcp_servers.<name>] tables (Codex config.toml)');
   const secrets: string[] = [];

@@ -33,10 +33,32 @@ const LITERALS = [
   ['null', null],
 ] as const;
 
+/**
+ * How deep objects and arrays may nest. A config needs a handful of levels;
+ * the bound keeps a hostile file from costing more than its length (no
+ * recursion here, but every reader that walks the value afterwards is spared too).
+ */
+export const MAX_JSONC_DEPTH = 100;
+
+/** Where a key (or array element) starts, and the keys inside its value: a tree, so recording a key costs O(1). */
+interface KeyNode {
+  offset: number;
+  children: Map<string | number, KeyNode> | undefined;
+}
+
+type Frame =
+  | { kind: 'object'; out: Record<string, unknown>; node: KeyNode; key: string; member: KeyNode | undefined }
+  | { kind: 'array'; out: unknown[]; node: KeyNode; member: KeyNode | undefined };
+
+/**
+ * Parses `text`. Iterative, with an explicit stack of open containers, so
+ * time is linear in the length and depth is bounded by MAX_JSONC_DEPTH, not
+ * by the call stack. Throws JsoncSyntaxError.
+ */
 export function parseJsonc(text: string): JsoncDocument {
   // A byte order mark is not JSON, but editors write one and read past it.
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const keys = new Map<string, number>(); // JSON.stringify(path) → offset of the key's opening quote
+  const root: KeyNode = { offset: i, children: undefined };
 
   const fail = (reason: string, at = i): never => {
     const { line, column } = position(text, at);
@@ -73,11 +95,8 @@ export function parseJsonc(text: string): JsoncDocument {
     }
   };
 
-  const value = (path: (string | number)[]): unknown => {
-    skip();
+  const scalar = (): unknown => {
     const c = text[i];
-    if (c === '{') return object(path);
-    if (c === '[') return array(path);
     if (c === '"') return string();
     NUMBER.lastIndex = i;
     const number = NUMBER.exec(text);
@@ -94,56 +113,89 @@ export function parseJsonc(text: string): JsoncDocument {
     return fail(c === undefined ? 'unexpected end of the file; expected a value' : 'expected a value (a string, number, object, array, true, false or null)');
   };
 
-  const object = (path: (string | number)[]): Record<string, unknown> => {
-    i++;
-    const out: Record<string, unknown> = {};
-    for (;;) {
-      skip();
-      if (text[i] === '}') break; // also after a trailing comma
-      if (text[i] !== '"') fail('expected a "quoted" key or }');
-      const at = i;
-      const key = string();
-      keys.set(JSON.stringify([...path, key]), at);
-      skip();
-      if (text[i] !== ':') fail('expected : after the key');
+  const child = (parent: KeyNode, key: string | number, offset: number): KeyNode => {
+    const node: KeyNode = { offset, children: undefined };
+    (parent.children ??= new Map()).set(key, node);
+    return node;
+  };
+
+  /** Moves to the container's next member: true when the container closed instead (also after a trailing comma), false when a value is expected. */
+  const nextMember = (frame: Frame): boolean => {
+    skip();
+    if (text[i] === (frame.kind === 'object' ? '}' : ']')) {
       i++;
-      // defineProperty: a "__proto__" key is data, as JSON.parse makes it, not the object's prototype.
-      Object.defineProperty(out, key, { value: value([...path, key]), enumerable: true, writable: true, configurable: true });
-      skip();
-      if (text[i] === ',') i++;
-      else if (text[i] !== '}') fail('expected , or } after the value');
+      return true;
     }
+    if (frame.kind === 'array') {
+      frame.member = child(frame.node, frame.out.length, i);
+      return false;
+    }
+    if (text[i] !== '"') fail('expected a "quoted" key or }');
+    const at = i;
+    frame.key = string();
+    frame.member = child(frame.node, frame.key, at);
+    skip();
+    if (text[i] !== ':') fail('expected : after the key');
     i++;
-    return out;
+    return false;
   };
 
-  const array = (path: (string | number)[]): unknown[] => {
-    i++;
-    const out: unknown[] = [];
+  const stack: Frame[] = [];
+  let result: unknown;
+  parse: for (;;) {
+    // A value is expected here: the document's, an element's or a key's.
+    skip();
+    let value: unknown;
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      if (stack.length >= MAX_JSONC_DEPTH) fail(`objects and arrays nested deeper than ${MAX_JSONC_DEPTH} levels; a config needs far fewer`);
+      i++;
+      const node = stack.at(-1)?.member ?? root;
+      const frame: Frame = c === '{' ? { kind: 'object', out: {}, node, key: '', member: undefined } : { kind: 'array', out: [], node, member: undefined };
+      stack.push(frame);
+      if (!nextMember(frame)) continue parse;
+      value = frame.out;
+      stack.pop();
+    } else {
+      value = scalar();
+    }
+    // The value is complete: it goes into the container it belongs to, which may be complete too.
     for (;;) {
+      const top = stack.at(-1);
+      if (top === undefined) {
+        result = value;
+        break parse;
+      }
+      if (top.kind === 'array') top.out.push(value);
+      // defineProperty: a "__proto__" key is data, as JSON.parse makes it, not the object's prototype.
+      else Object.defineProperty(top.out, top.key, { value, enumerable: true, writable: true, configurable: true });
       skip();
-      if (text[i] === ']') break;
-      keys.set(JSON.stringify([...path, out.length]), i);
-      out.push(value([...path, out.length]));
-      skip();
-      if (text[i] === ',') i++;
-      else if (text[i] !== ']') fail('expected , or ] after the element');
+      const closer = top.kind === 'object' ? '}' : ']';
+      if (text[i] === ',') {
+        i++;
+        if (!nextMember(top)) continue parse;
+      } else if (text[i] === closer) {
+        i++;
+      } else {
+        fail(top.kind === 'object' ? 'expected , or } after the value' : 'expected , or ] after the element');
+      }
+      value = top.out;
+      stack.pop();
     }
-    i++;
-    return out;
-  };
-
-  const result = value([]);
+  }
   skip();
   if (i < text.length) fail('unexpected text after the end of the document');
   return {
     value: result,
     locate: (path) => {
-      for (let depth = path.length; depth > 0; depth--) {
-        const at = keys.get(JSON.stringify(path.slice(0, depth)));
-        if (at !== undefined) return position(text, at);
+      let node = root;
+      let found: KeyNode | undefined;
+      for (const segment of path) {
+        const next = node.children?.get(segment);
+        if (next === undefined) break;
+        found = node = next;
       }
-      return undefined;
+      return found === undefined ? undefined : position(text, found.offset);
     },
   };
 }

@@ -13,7 +13,7 @@ import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
 import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
-import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 
