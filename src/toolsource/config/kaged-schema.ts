@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 import { nearest } from '../../util/suggest.js';
+import { hasUserinfo, URL_CREDENTIALS } from './hints.js';
 import { quote } from './quote.js';
 import type { KeyPath } from './yaml-source.js';
 import { isObject } from '../../jsonrpc/message.js';
@@ -66,15 +67,11 @@ const auth = z.discriminatedUnion(
 
 const isHttpUrl = (value: string) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
 
-/** The message for a URL with `user:password@`; it never repeats the URL, whose password it would show. */
-export const URL_CREDENTIALS =
-  'the URL carries credentials (user:password@ before the host), which would travel with the project and show up in errors; remove them and send the credential as a header instead';
-
 const httpUrl = z
   .string({ error: 'expected an http:// or https:// URL' })
   .refine(isHttpUrl, { error: 'expected an http:// or https:// URL', abort: true })
   // ADR-0011: credentials never in the DSL. A password in the URL is one.
-  .refine((value) => !isHttpUrl(value) || (new URL(value).username === '' && new URL(value).password === ''), {
+  .refine((value) => !isHttpUrl(value) || !hasUserinfo(value), {
     error: `${URL_CREDENTIALS} (auth: { type: bearer or header, secret_ref: … } with the value in local.toml [secrets])`,
   });
 

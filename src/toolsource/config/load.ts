@@ -18,6 +18,13 @@ import { parseYaml } from './yaml-source.js';
 import { loadKestrelConfigFile, pluginBlock } from '../kestrel/config.js';
 import { isObject } from '../../jsonrpc/message.js';
 
+/**
+ * Options of every format, and kaged's own: `projectLocal`, `local`,
+ * `daemonConfig` (refused for another format), `deferSecrets` and
+ * `operatorConfigDir` (kaged's secret_ref and local.toml; another format has
+ * neither, so they change nothing there). `env` is where the client formats
+ * and Kestrel look up `${NAME}`, once, at load.
+ */
 export interface LoadToolSourceOptions extends Omit<KagedProjectOptions, 'project'> {
   /**
    * The config file, or a client's name (`claude`, `claude-code`,
@@ -49,7 +56,7 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
   // Kestrel's plugin config: its servers, as the tool source runs them (approvals and sampling are the Kestrel layer's).
   // A server Kestrel would skip stays in the list, marked with why, so that tools and doctor say so.
   if (format === 'kestrel') {
-    const kestrel = loadKestrelConfigFile(file);
+    const kestrel = loadKestrelConfigFile(file, rest.env ? { env: rest.env } : {});
     const skipped = kestrel.skipped.map(({ server, reason }) => ({
       key: server,
       params: { transport: 'stdio' as const, command: [server], server },

@@ -12,9 +12,9 @@ import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
-import { nearest } from '../../util/suggest.js';
 import { isSecretHeader } from '../../util/secret-names.js';
 import { checkDocument } from '../config/document-check.js';
+import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
 import { parseJsonc } from '../config/jsonc.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
@@ -124,7 +124,7 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand && hasUrl) return 'sets both "command" and "url"; a server is either local (command) or remote (url)';
-  if (!hasCommand && !hasUrl) return `sets neither "command" nor "url"${misspelt(entry, ['command', 'url'])}`;
+  if (!hasCommand && !hasUrl) return `sets neither "command" nor "url"${misspeltHint(entry, SERVER_KEYS, ['command', 'url'])}`;
   const approval = entry.approval ?? 'ask';
   if (approval !== 'ask' && approval !== 'auto') return `"approval" must be "ask" or "auto", got ${JSON.stringify(approval)}`;
   const timeoutMs = entry.timeoutMs;
@@ -133,9 +133,7 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
   let params: ServerParams;
   if (hasUrl) {
     if (typeof entry.url !== 'string' || !URL.canParse(entry.url) || !/^https?:$/.test(new URL(entry.url).protocol)) return '"url" must be an absolute http(s) URL';
-    const url = new URL(entry.url);
-    // Never repeats the URL: the password would be in the log line.
-    if (url.username !== '' || url.password !== '') return `"url" carries credentials (user:password@ before the host), which would show up in logs and errors; remove them and send the credential in "headers" ("Authorization": "Bearer \${TOKEN}")`;
+    if (hasUserinfo(entry.url)) return `"url": ${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${TOKEN}"})`;
     const raw = stringMap(entry.headers);
     if (raw === undefined) return '"headers" must be an object of strings';
     params = { transport: 'streamable-http', url: entry.url, headers: resolveHeaders(raw, ctx), server: name };
@@ -191,15 +189,6 @@ function resolveHeaders(raw: Record<string, string>, ctx: ReadContext): Record<s
   return headers;
 }
 
-/** ` (did you mean "command"?)` when a key of `entry` is a near miss of one of `wanted`; '' otherwise. */
-function misspelt(entry: Record<string, unknown>, wanted: readonly string[]): string {
-  for (const key of Object.keys(entry)) {
-    if (SERVER_KEYS.includes(key)) continue;
-    const near = nearest(key, wanted, 1)[0];
-    if (near !== undefined) return ` (is "${key.length > 80 ? `${key.slice(0, 79)}…` : key}" a misspelt "${near}"?)`;
-  }
-  return '';
-}
 
 function stringMap(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return {};
