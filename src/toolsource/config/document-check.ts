@@ -48,7 +48,8 @@ export function checkDocument(value: unknown): DocumentProblem | undefined {
     }
     const depth = visit.depth + 1;
     if (Array.isArray(at)) {
-      for (let i = at.length - 1; i >= 0; i--) stack.push({ value: at[i], key: i, parent: visit, depth });
+      // Only containers are visited: a megabyte list of numbers costs no record per element.
+      for (let i = at.length - 1; i >= 0; i--) if (typeof at[i] === 'object' && at[i] !== null) stack.push({ value: at[i], key: i, parent: visit, depth });
     } else if (isObject(at)) {
       const keys = Object.keys(at);
       const bad = keys.find((key) => PROTOTYPE_KEYS.has(key));
@@ -58,7 +59,10 @@ export function checkDocument(value: unknown): DocumentProblem | undefined {
           detail: `unknown key "${bad}": it names an object's prototype in JavaScript and is never a config key or a server name; rename or remove it`,
         };
       }
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: at[keys[i]!], key: keys[i]!, parent: visit, depth });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const value = at[keys[i]!];
+        if (typeof value === 'object' && value !== null) stack.push({ value, key: keys[i]!, parent: visit, depth });
+      }
     }
   }
   return undefined;

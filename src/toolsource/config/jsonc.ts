@@ -26,7 +26,7 @@ export interface JsoncDocument {
   locate(path: KeyPath): { line: number; column: number } | undefined;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const LITERALS = [
   ['true', true],
   ['false', false],
@@ -40,25 +40,40 @@ const LITERALS = [
  */
 export const MAX_JSONC_DEPTH = 100;
 
-/** Where a key (or array element) starts, and the keys inside its value: a tree, so recording a key costs O(1). */
-interface KeyNode {
-  offset: number;
-  children: Map<string | number, KeyNode> | undefined;
-}
-
+/**
+ * An open object or array. `onTarget`: its path is the first `depth` keys of
+ * the path being located, so its members are candidates; `memberOnTarget`:
+ * the member being read is the next key of that path.
+ */
 type Frame =
-  | { kind: 'object'; out: Record<string, unknown>; node: KeyNode; key: string; member: KeyNode | undefined }
-  | { kind: 'array'; out: unknown[]; node: KeyNode; member: KeyNode | undefined };
+  | { kind: 'object'; out: Record<string, unknown>; key: string; onTarget: boolean; memberOnTarget: boolean }
+  | { kind: 'array'; out: unknown[]; onTarget: boolean; memberOnTarget: boolean };
 
 /**
  * Parses `text`. Iterative, with an explicit stack of open containers, so
  * time is linear in the length and depth is bounded by MAX_JSONC_DEPTH, not
- * by the call stack. Throws JsoncSyntaxError.
+ * by the call stack. Throws JsoncSyntaxError. Positions are not kept while
+ * parsing (a 10 MB array would cost a record per element): locate() scans
+ * the text again, once per call, which only errors do.
  */
 export function parseJsonc(text: string): JsoncDocument {
+  const value = scan(text, undefined).value;
+  return {
+    value,
+    locate: (path) => {
+      if (path.length === 0) return undefined;
+      const offsets = scan(text, path).offsets;
+      const deepest = offsets.length === 0 ? undefined : offsets[offsets.length - 1];
+      return deepest === undefined ? undefined : position(text, deepest);
+    },
+  };
+}
+
+/** Parses `text`; with a `target` path, also the offset of each of its keys present, outermost first, until the first one missing. */
+function scan(text: string, target: KeyPath | undefined): { value: unknown; offsets: number[] } {
   // A byte order mark is not JSON, but editors write one and read past it.
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const root: KeyNode = { offset: i, children: undefined };
+  const offsets: number[] = [];
 
   const fail = (reason: string, at = i): never => {
     const { line, column } = position(text, at);
@@ -67,11 +82,12 @@ export function parseJsonc(text: string): JsoncDocument {
 
   const skip = () => {
     for (;;) {
-      const c = text[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else if (c === '/' && text[i + 1] === '/') {
+      const code = text.charCodeAt(i);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) i++;
+      else if (code !== 0x2f) return;
+      else if (text[i + 1] === '/') {
         while (i < text.length && text[i] !== '\n') i++;
-      } else if (c === '/' && text[i + 1] === '*') {
+      } else if (text[i + 1] === '*') {
         const end = text.indexOf('*/', i + 2);
         if (end < 0) fail('unterminated /* comment');
         i = end + 2;
@@ -81,13 +97,20 @@ export function parseJsonc(text: string): JsoncDocument {
 
   const string = (): string => {
     const start = i++;
-    while (i < text.length && text[i] !== '"') {
+    let escaped = false;
+    for (;;) {
       const code = text.charCodeAt(i);
+      if (code === 0x22 || Number.isNaN(code)) break; // the closing quote, or the end of the text
       if (code < 0x20) fail('a line break or control character inside a string (escape it)');
-      i += text[i] === '\\' ? 2 : 1;
+      if (code === 0x5c) {
+        escaped = true;
+        i += 2;
+      } else i++;
     }
     if (i >= text.length) fail('unterminated string', start);
     i++;
+    // Most strings hold no escape: sliced as they are, which is what JSON.parse would give.
+    if (!escaped) return text.slice(start + 1, i - 1);
     try {
       return JSON.parse(text.slice(start, i)) as string; // escapes decoded exactly as JSON does
     } catch {
@@ -95,15 +118,32 @@ export function parseJsonc(text: string): JsoncDocument {
     }
   };
 
+  /** RFC 8259 §6: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, scanned by hand (a regex match allocates per number). Undefined when none starts here. */
+  const numberAt = (): number | undefined => {
+    const start = i;
+    let j = i;
+    if (text.charCodeAt(j) === 0x2d) j++;
+    const first = text.charCodeAt(j);
+    if (first === 0x30) j++;
+    else if (first >= 0x31 && first <= 0x39) while (isDigit(text.charCodeAt(j))) j++;
+    else return undefined;
+    if (text.charCodeAt(j) === 0x2e && isDigit(text.charCodeAt(j + 1))) for (j += 1; isDigit(text.charCodeAt(j)); ) j++;
+    const e = text.charCodeAt(j);
+    if (e === 0x65 || e === 0x45) {
+      let k = j + 1;
+      const sign = text.charCodeAt(k);
+      if (sign === 0x2b || sign === 0x2d) k++;
+      if (isDigit(text.charCodeAt(k))) for (j = k; isDigit(text.charCodeAt(j)); ) j++;
+    }
+    i = j;
+    return Number(text.slice(start, j));
+  };
+
   const scalar = (): unknown => {
     const c = text[i];
     if (c === '"') return string();
-    NUMBER.lastIndex = i;
-    const number = NUMBER.exec(text);
-    if (number) {
-      i += number[0].length;
-      return Number(number[0]);
-    }
+    const number = numberAt();
+    if (number !== undefined) return number;
     for (const [word, literal] of LITERALS) {
       if (text.startsWith(word, i)) {
         i += word.length;
@@ -113,10 +153,11 @@ export function parseJsonc(text: string): JsoncDocument {
     return fail(c === undefined ? 'unexpected end of the file; expected a value' : 'expected a value (a string, number, object, array, true, false or null)');
   };
 
-  const child = (parent: KeyNode, key: string | number, offset: number): KeyNode => {
-    const node: KeyNode = { offset, children: undefined };
-    (parent.children ??= new Map()).set(key, node);
-    return node;
+  /** Marks the member at `offset` as the next key of the target path, when it is. */
+  const member = (frame: Frame, key: string | number, offset: number) => {
+    const depth = stack.length - 1;
+    frame.memberOnTarget = frame.onTarget && target![depth] === key;
+    if (frame.memberOnTarget) offsets[depth] = offset;
   };
 
   /** Moves to the container's next member: true when the container closed instead (also after a trailing comma), false when a value is expected. */
@@ -127,13 +168,13 @@ export function parseJsonc(text: string): JsoncDocument {
       return true;
     }
     if (frame.kind === 'array') {
-      frame.member = child(frame.node, frame.out.length, i);
+      if (frame.onTarget) member(frame, frame.out.length, i);
       return false;
     }
     if (text[i] !== '"') fail('expected a "quoted" key or }');
     const at = i;
     frame.key = string();
-    frame.member = child(frame.node, frame.key, at);
+    if (frame.onTarget) member(frame, frame.key, at);
     skip();
     if (text[i] !== ':') fail('expected : after the key');
     i++;
@@ -150,8 +191,9 @@ export function parseJsonc(text: string): JsoncDocument {
     if (c === '{' || c === '[') {
       if (stack.length >= MAX_JSONC_DEPTH) fail(`objects and arrays nested deeper than ${MAX_JSONC_DEPTH} levels; a config needs far fewer`);
       i++;
-      const node = stack.at(-1)?.member ?? root;
-      const frame: Frame = c === '{' ? { kind: 'object', out: {}, node, key: '', member: undefined } : { kind: 'array', out: [], node, member: undefined };
+      const parent = stack.at(-1);
+      const onTarget = target !== undefined && (parent === undefined || parent.memberOnTarget) && stack.length < target.length;
+      const frame: Frame = c === '{' ? { kind: 'object', out: {}, key: '', onTarget, memberOnTarget: false } : { kind: 'array', out: [], onTarget, memberOnTarget: false };
       stack.push(frame);
       if (!nextMember(frame)) continue parse;
       value = frame.out;
@@ -168,7 +210,8 @@ export function parseJsonc(text: string): JsoncDocument {
       }
       if (top.kind === 'array') top.out.push(value);
       // defineProperty: a "__proto__" key is data, as JSON.parse makes it, not the object's prototype.
-      else Object.defineProperty(top.out, top.key, { value, enumerable: true, writable: true, configurable: true });
+      else if (top.key === '__proto__') Object.defineProperty(top.out, top.key, { value, enumerable: true, writable: true, configurable: true });
+      else top.out[top.key] = value;
       skip();
       const closer = top.kind === 'object' ? '}' : ']';
       if (text[i] === ',') {
@@ -185,19 +228,10 @@ export function parseJsonc(text: string): JsoncDocument {
   }
   skip();
   if (i < text.length) fail('unexpected text after the end of the document');
-  return {
-    value: result,
-    locate: (path) => {
-      let node = root;
-      let found: KeyNode | undefined;
-      for (const segment of path) {
-        const next = node.children?.get(segment);
-        if (next === undefined) break;
-        found = node = next;
-      }
-      return found === undefined ? undefined : position(text, found.offset);
-    },
-  };
+  // A key found at one depth after a miss at a shallower one is not on the path (a later duplicate); keep the unbroken prefix.
+  const unbroken: number[] = [];
+  for (let d = 0; d < offsets.length && offsets[d] !== undefined; d++) unbroken.push(offsets[d]!);
+  return { value: result, offsets: unbroken };
 }
 
 /** 1-based line and column (in UTF-16 code units, as editors count) of `offset`. */

@@ -5,7 +5,6 @@
 // small and reading them must not load a schema library. Keys a client adds
 // for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
 
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
@@ -17,6 +16,7 @@ import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from '
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
 import { quote } from './quote.js';
+import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 
@@ -32,6 +32,8 @@ export interface ClientJsonOptions {
    * which `projects` entry of Claude Code's ~/.claude.json applies. Default: the current folder.
    */
   project?: string;
+  /** `file` already parsed, by a caller that read it to tell its format: it is not read twice. */
+  document?: JsoncDocument;
 }
 
 export interface ClientJsonConfig {
@@ -56,12 +58,7 @@ interface ServerBlocks {
  * anywhere is refused like an unknown key.
  */
 export function readJsoncFile(file: string): JsoncDocument {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass an existing file with --config`, { cause: error });
-  }
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
   let doc: JsoncDocument;
   try {
     doc = parseJsonc(text);
@@ -69,6 +66,11 @@ export function readJsoncFile(file: string): JsoncDocument {
     if (!(error instanceof JsoncSyntaxError)) throw error;
     throw new ConfigError(file, [], `not valid JSON: ${error.reason}`, { line: error.line, column: error.column });
   }
+  return checkedDocument(file, doc);
+}
+
+/** The document, once it has passed the checks every config gets (prototype keys, depth). Throws ConfigError. */
+export function checkedDocument(file: string, doc: JsoncDocument): JsoncDocument {
   const problem = checkDocument(doc.value);
   if (problem !== undefined) throw new ConfigError(file, problem.path, problem.detail, { ...doc.locate(problem.path) });
   return doc;
@@ -100,7 +102,7 @@ export function findServerBlocks(doc: unknown, project: string): ServerBlocks | 
 
 /** Reads a client's JSON config into servers, interpolating `${…}`. Throws ConfigError naming the file, line:column, key path and server. */
 export function readClientJson(file: string, options: ClientJsonOptions = {}): ClientJsonConfig {
-  const doc = readJsoncFile(file);
+  const doc = options.document ? checkedDocument(file, options.document) : readJsoncFile(file);
   const home = options.home ?? os.homedir();
   const project = options.project ?? process.cwd();
   const found = findServerBlocks(doc.value, project);

@@ -4,10 +4,10 @@
 // Codex's http_headers or env, whatever a config.toml was linked to), so an
 // error gives line and column only: the parser's own message quotes the line.
 
-import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { ConfigError } from '../../errors.js';
 import { checkDocument } from './document-check.js';
+import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { KeyPath } from './yaml-source.js';
 
 export interface TomlSource {
@@ -25,12 +25,7 @@ export interface TomlSource {
 const PLAIN_REASON = /^[A-Za-z][A-Za-z0-9 ,;:()'-]{0,160}$/;
 
 export function readTomlFile(file: string): TomlSource {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
   let value: Record<string, unknown>;
   try {
     value = parse(text) as Record<string, unknown>;

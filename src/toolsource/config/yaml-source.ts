@@ -4,10 +4,10 @@
 // NOT validate anything beyond YAML syntax, and the document-wide limits
 // (aliases, depth, prototype keys) every config gets.
 
-import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { ConfigError } from '../../errors.js';
 import { checkDocument } from './document-check.js';
+import { MAX_YAML_BYTES, readConfigText } from './read-text.js';
 import { MAX_QUOTED_CHARS, quote } from './quote.js';
 
 export type KeyPath = readonly (string | number)[];
@@ -46,13 +46,7 @@ export const MAX_YAML_ALIASES = 100;
 
 /** Reads and parses `file`. Throws ConfigError naming the file, for syntax, an alias problem or a document too deep to read. */
 export function readYamlFile(file: string, options: YamlReadOptions = { quoteLines: true }): YamlSource {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  return parseYaml(file, text, options);
+  return parseYaml(file, readConfigText(file, MAX_YAML_BYTES), options);
 }
 
 export function parseYaml(file: string, text: string, options: YamlReadOptions = { quoteLines: true }): YamlSource {

@@ -7,7 +7,6 @@
 // schema would. `${NAME}` in a header value is Kestrel's own syntax and is
 // resolved here, once, at load: the transport sends values as written.
 
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
@@ -15,7 +14,8 @@ import { isObject } from '../../jsonrpc/message.js';
 import { isSecretHeader } from '../../util/secret-names.js';
 import { checkDocument } from '../config/document-check.js';
 import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
-import { parseJsonc } from '../config/jsonc.js';
+import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
+import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
@@ -55,11 +55,13 @@ export interface KestrelReadOptions {
 
 /** Kestrel's whole config file (`kestrel.config.json`): the plugin's block is read out of it. */
 export function loadKestrelConfigFile(file: string, options: Pick<KestrelReadOptions, 'env'> = {}): KestrelConfig {
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
   let doc: unknown;
   try {
-    doc = parseJsonc(readFileSync(file, 'utf8')).value;
+    doc = parseJsonc(text).value;
   } catch (error) {
-    throw new ConfigError(file, [], `cannot read it as JSON (${(error as Error).message})`, { cause: error });
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw new ConfigError(file, [], `not valid JSON: ${error.reason}`, { line: error.line, column: error.column });
   }
   const block = pluginBlock(doc);
   if (block === undefined) throw new ConfigError(file, ['plugins', 'config', KESTREL_PLUGIN], 'no MCP plugin config here; expected {"plugins": {"config": {"@kestrel/plugin-mcp": {"servers": {...}}}}}');
