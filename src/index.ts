@@ -70,7 +70,7 @@ export type {
   ToolSourceOptions,
 } from './toolsource/tool-source.js';
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
-export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
+export type { AgentToolRules, SecretRef, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
 export type { ToolDefinition, ToolsChange } from './toolsource/registry.js';
 export type { Clock, RestartPolicy, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export type { CappedResult } from './toolsource/truncate.js';
