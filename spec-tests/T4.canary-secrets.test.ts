@@ -1,7 +1,7 @@
 // T4: "Secret values never appear in any log, error or diagnostic." A canary
 // secret (`sk-canary-<random hex>`) is configured every way a secret can be
-// — bearer, an auth header of any name, `${ENV}` in a header, a header
-// provider — and pushed through every failure path of both HTTP transports
+// — bearer, an auth header of any name, a credential-named header (where a
+// config reader puts a resolved `${ENV}`), a header provider — and pushed through every failure path of both HTTP transports
 // with servers that echo it back (raw, base64, hex, URL-encoded): error
 // statuses, JSON-RPC errors, a response whose id is the secret, a body cut
 // in the middle of the secret, a message that is not JSON-RPC, noise, a
@@ -37,8 +37,8 @@ function leaksIn(text: string): string[] {
 const CONFIGS: Array<{ name: string; options: Partial<HttpTransportOptions> }> = [
   { name: 'bearer', options: { auth: { type: 'bearer', value: CANARY } } },
   { name: 'auth header with a plain name', options: { auth: { type: 'header', headerName: 'X-Plain', value: CANARY } } },
-  { name: '${ENV} in bearer', options: { auth: { type: 'bearer', value: '${CANARY_TOKEN}' }, env: { CANARY_TOKEN: CANARY } } },
-  { name: '${ENV} in a custom header', options: { headers: { 'X-Custom': 'v=${CANARY_TOKEN}' }, env: { CANARY_TOKEN: CANARY } } },
+  { name: 'a credential-named header', options: { headers: { 'X-Api-Key': CANARY } } },
+  { name: 'an Authorization header', options: { headers: { Authorization: `Bearer ${CANARY}` } } },
   { name: 'header provider', options: { headerProvider: { headers: () => ({ 'X-Provided': CANARY }) } } },
 ];
 

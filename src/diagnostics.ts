@@ -10,7 +10,8 @@ export type Diagnostic =
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
   | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
-  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' }; // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
 
@@ -43,6 +44,8 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
       return d;
     case 'rejected-tool':
       return { ...d, tool: scrub(d.tool) };
+    case 'config-note':
+      return { ...d, text: scrub(d.text) };
   }
 }
 

@@ -209,7 +209,7 @@ export class ConfigError extends McpClientError {
     const where = options?.line === undefined ? '' : `:${options.line}${options.column === undefined ? '' : `:${options.column}`}`;
     super(
       { server: options?.server ?? '' },
-      `${file ?? 'config'}${where}${path.length ? ` at ${path.join('.')}` : ''}: ${detail}`,
+      `${file ?? 'config'}${where}${path.length ? ` at ${shownPath(path)}` : ''}: ${cut(detail, MAX_CONFIG_DETAIL_CHARS)}`,
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.line = options?.line;
@@ -248,6 +248,25 @@ export class UnknownToolError extends McpClientError {
     this.suggestions = detail.suggestions;
     this.unavailable = detail.unavailable;
   }
+}
+
+/**
+ * A config file can hold a megabyte key or a thousand-level path, and a
+ * message is read by a person: the path shows at most 12 segments of at most
+ * 80 characters, the detail at most 2000 characters, each cut with "…". The
+ * full path stays in `path`.
+ */
+const MAX_CONFIG_DETAIL_CHARS = 2000;
+const MAX_SHOWN_SEGMENTS = 12;
+const MAX_SEGMENT_CHARS = 80;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function shownPath(path: readonly (string | number)[]): string {
+  const shown = path.slice(0, MAX_SHOWN_SEGMENTS).map((segment) => cut(String(segment), MAX_SEGMENT_CHARS));
+  return path.length > MAX_SHOWN_SEGMENTS ? `${shown.join('.')}.…` : shown.join('.');
 }
 
 export function isMcpClientError(value: unknown): value is McpClientError {

@@ -76,7 +76,7 @@ export type {
   ToolSourceOptions,
 } from './toolsource/tool-source.js';
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
-export type { AgentToolRules, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
+export type { AgentToolRules, SecretRef, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
 export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, type RejectedTool, type ToolDefinition, type ToolsChange } from './toolsource/registry.js';
 export type { ToolNameProblem } from './toolsource/naming.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';

@@ -180,6 +180,12 @@ export class ToolSource {
   constructor(private readonly options: ToolSourceOptions) {
     this.current = options.config;
     for (const server of options.config.servers) this.supervisors.set(server.key, this.supervise(server, options.config));
+    this.tellNotes(options.config);
+  }
+
+  /** What the loader noticed and accepted (a key the ADR says to ignore): the host hears it once per load. */
+  private tellNotes(config: ToolSourceConfig): void {
+    for (const text of config.diagnostics ?? []) this.options.client?.onDiagnostic?.({ kind: 'config-note', server: 'toolsource', file: config.file, text });
   }
 
   private supervise(server: SourceServer, config: ToolSourceConfig): ServerSupervisor {
@@ -414,6 +420,7 @@ export class ToolSource {
     // The new config is in place before any new supervisor runs: its secrets, cap and defaults.
     // (A server's own secrets are in its params, so a rotated credential makes it a changed server.)
     this.current = config;
+    this.tellNotes(config);
     for (const [key, server] of next) {
       const old = before.get(key);
       if (old !== undefined && sameServer(old, server)) {

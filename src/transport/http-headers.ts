@@ -1,11 +1,15 @@
 // Headers and auth for the HTTP transports (T4, the header part): static
-// headers, `bearer` and `header` auth with a value the caller hands in (the
-// config layer resolves secret_ref into it), `${NAME}` from the environment.
-// A header that resolves to empty is dropped, never sent empty; CR or LF in a
-// value is refused. Which values are secret is recorded so that error text
-// can be scrubbed of them.
+// headers and `bearer` / `header` auth with a value the caller hands in.
+// Values are literal: `${NAME}` is resolved (once) by the config reader of a
+// format that defines it (Kestrel headers, the MCP clients' JSON), never here,
+// so a project file that is not supposed to read the environment cannot make
+// the transport read it, and a resolved value holding `${` is not expanded
+// again. A header whose value is empty is dropped, never sent empty; CR or LF
+// in a value is refused. Which values are secret is recorded so that error
+// text can be scrubbed of them.
 
 import { ConfigError } from '../errors.js';
+import { isSecretHeader } from '../util/secret-names.js';
 
 export type HttpAuth =
   | { type: 'none' }
@@ -15,11 +19,15 @@ export type HttpAuth =
   | { type: 'header'; headerName?: string; value: string };
 
 export interface HttpHeaderOptions {
-  /** Sent on every request. `${NAME}` in a value is replaced from the environment. */
+  /**
+   * Sent on every request, as written: nothing in a value is substituted (a
+   * config reader resolves its format's `${NAME}` before this). A header whose
+   * value is empty or blank is not sent. A value of a credential-named header
+   * (Authorization, *token*, *key*, cookie, …) is treated as a secret.
+   */
   headers?: Readonly<Record<string, string>>;
+  /** The credential; its value is always treated as a secret. */
   auth?: HttpAuth;
-  /** Where `${NAME}` is looked up. Default: process.env. */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -44,37 +52,27 @@ export interface ResolvedHeaders {
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // RFC 9110 §5.6.2 field-name
-const SECRET_NAME = /auth|token|key|secret|cookie|session|password/i;
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +(\S.*)$/;
 
 /**
- * Resolves configured headers and auth into what is sent. Throws ConfigError naming the server and header (never the value).
- * A header is dropped when its value resolves to empty, or when a `${NAME}` in it resolves to empty: Kestrel's
- * `"Authorization": "Bearer ${DOCS_MCP_TOKEN}"` with the variable unset must not go out as `Authorization: Bearer`.
+ * Turns configured headers and auth into what is sent. Throws ConfigError
+ * naming the server and header (never the value). A header whose value is
+ * empty or blank is dropped, so a credential that resolved to nothing fails
+ * loudly at the server instead of going out as `Authorization:`.
  */
 export function resolveHeaders(server: string, options: HttpHeaderOptions): ResolvedHeaders {
-  const env = options.env ?? process.env;
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
 
-  /** `raw` with each `${NAME}` replaced; `missing` when one of them resolved to empty. Substituted values are secrets. */
-  const substitute = (raw: string) => {
-    let missing = false;
-    const value = raw.replace(PLACEHOLDER, (_, variable: string) => {
-      const found = env[variable] ?? '';
-      if (found.trim() === '') missing = true;
-      else secrets.push(found);
-      return found;
-    });
-    return { value, missing, fromEnv: value !== raw };
-  };
-
-  const put = (name: string, raw: string, path: (string | number)[], secret: boolean) => {
-    const { value, missing, fromEnv } = substitute(raw);
+  const put = (name: string, value: string, path: (string | number)[], secret: boolean) => {
     checkHeader(server, name, value, path);
-    if (missing || value.trim() === '') return; // dropped, so an unset token fails loudly at the server instead of sending "Authorization:"
+    if (value.trim() === '') return;
     headers[name.toLowerCase()] = value;
-    if (secret || fromEnv || SECRET_NAME.test(name)) secrets.push(value);
+    if (!secret && !isSecretHeader(name)) return;
+    secrets.push(value);
+    // RFC 9110 §11.4: credentials = auth-scheme [ 1*SP token68 ]. The token alone is a secret too: a server may echo or encode it without "Bearer ".
+    const credential = AUTH_SCHEME.exec(value)?.[1];
+    if (credential !== undefined && /^(proxy-)?authorization$/i.test(name)) secrets.push(credential);
   };
 
   for (const [name, value] of Object.entries(options.headers ?? {})) put(name, value, ['headers', name], false);
@@ -82,8 +80,7 @@ export function resolveHeaders(server: string, options: HttpHeaderOptions): Reso
   if (auth && auth.type !== 'none') {
     const name = auth.type === 'header' ? (auth.headerName ?? 'Authorization') : 'Authorization';
     // The credential itself is a secret on its own (a server may echo it without the "Bearer " before it).
-    // (Values taken from ${NAME} are recorded by substitute(); a literal credential is recorded here.)
-    if (auth.value.trim() !== '' && !auth.value.includes('${')) secrets.push(auth.value);
+    if (auth.value.trim() !== '') secrets.push(auth.value);
     const value = auth.type === 'bearer' ? (auth.value.trim() === '' ? '' : `Bearer ${auth.value}`) : auth.value;
     put(name, value, ['auth'], true);
   }

@@ -1,4 +1,4 @@
-// "Did you mean …": the names nearest to a mistyped one by edit distance.
+// "Did you mean …": the names nearest to a mistyped one by edit distance (the CLI's unknown tools and the config readers' unknown keys).
 
 /** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
 export function editDistance(a: string, b: string): number {

@@ -32,6 +32,10 @@ export function describeDiagnostic(d: Diagnostic): string {
       return `the ${d.method} handler failed: ${errorText(d.error)}`;
     case 'transport-fallback':
       return `Streamable HTTP refused (HTTP ${d.status}); falling back to legacy HTTP+SSE`;
+    case 'rejected-tool':
+      return `tool ${JSON.stringify(d.tool)} not registered (${d.why})`;
+    case 'config-note':
+      return `${d.file}: ${d.text}`;
     default:
       // A kind added to the library after this was written: still worth showing.
       return JSON.stringify(d);

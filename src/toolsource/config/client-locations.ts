@@ -107,7 +107,7 @@ export function resolveClientConfig(name: ClientName, options: LocationOptions =
 
 function countServers(file: string, project: string): number {
   if (file.endsWith('.toml')) {
-    const { value } = readTomlFile(file, { quoteLines: false });
+    const { value } = readTomlFile(file);
     return isObject(value.mcp_servers) ? Object.keys(value.mcp_servers).length : 0;
   }
   const found = findServerBlocks(readJsoncFile(file).value, project);

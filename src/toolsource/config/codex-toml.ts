@@ -8,8 +8,10 @@ import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
-import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
+import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
+import { quote } from './quote.js';
 import type { SourceServer } from './types.js';
 import type { KeyPath } from './yaml-source.js';
 
@@ -35,7 +37,7 @@ export interface CodexConfig {
  */
 export function readCodexToml(file: string, options: CodexOptions): CodexConfig {
   // config.toml may hold literal tokens in http_headers or env: never quote its lines.
-  const source = readTomlFile(file, { quoteLines: false });
+  const source = readTomlFile(file);
   const servers = source.value.mcp_servers;
   if (!isObject(servers)) throw new ConfigError(file, ['mcp_servers'], 'expected [mcp_servers.<name>] tables (Codex config.toml)');
   const secrets: string[] = [];
@@ -61,7 +63,7 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   if (!isObject(entry)) throw fail(undefined, 'expected a table with "command" or "url"');
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
-  if (hasCommand === hasUrl) throw fail(undefined, 'expected exactly one of "command" (a local server) or "url" (a remote one)');
+  if (hasCommand === hasUrl) throw fail(undefined, `expected exactly one of "command" (a local server) or "url" (a remote one)${hasCommand ? '' : misspeltHint(entry, ENTRY_KEYS, ['command', 'url'])}`);
 
   const strings = (field: string): Record<string, string> => {
     const value = entry[field] ?? {};
@@ -90,8 +92,9 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   let params: ServerParams;
   if (hasUrl) {
     if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw fail('url', 'expected an absolute http(s) URL');
-    const protocol = new URL(entry.url).protocol;
-    if (protocol !== 'http:' && protocol !== 'https:') throw fail('url', `expected http: or https:, got ${protocol}`);
+    const parsed = new URL(entry.url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail('url', `expected http: or https:, got ${quote(parsed.protocol, 40)}`);
+    if (hasUserinfo(parsed.href)) throw fail('url', `${URL_CREDENTIALS} (bearer_token_env_var, or env_http_headers)`);
     const headers: Record<string, string> = { ...strings('http_headers') };
     for (const [header, value] of Object.entries(headers)) if (isSecretHeader(header)) ctx.secrets.push(value);
     for (const [header, variable] of Object.entries(strings('env_http_headers'))) headers[header] = fromEnv(variable, ['env_http_headers', header], `header ${header}`);
@@ -126,3 +129,6 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   if (startupTimeoutMs !== undefined) server.startupTimeoutMs = startupTimeoutMs;
   return server;
 }
+
+/** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'enabled', 'enabled_tools', 'disabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec'];

@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JsoncSyntaxError, parseJsonc } from './jsonc.js';
+import fc from 'fast-check';
+import { JsoncSyntaxError, MAX_JSONC_DEPTH, parseJsonc } from './jsonc.js';
 
 function syntaxError(text: string): JsoncSyntaxError {
   try {
@@ -74,4 +75,34 @@ test('locate() gives the position of the deepest key present', () => {
   assert.deepEqual(doc.locate(['servers', 'a', 'args', 1]), { line: 4, column: 26 });
   assert.deepEqual(doc.locate(['servers', 'a', 'missing']), { line: 4, column: 5 });
   assert.equal(doc.locate(['nothing']), undefined);
+});
+
+test('any JSON text parses to what JSON.parse gives (numbers, escapes, nesting, "__proto__" as data)', () => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(0, 2), (value, indent) => {
+      const text = JSON.stringify(value, null, indent);
+      assert.deepEqual(parseJsonc(text).value, JSON.parse(text));
+    }),
+    { numRuns: 300 },
+  );
+  assert.deepEqual(Object.keys(parseJsonc('{"__proto__": {"a": 1}}').value as object), ['__proto__']);
+});
+
+test(`nesting deeper than ${MAX_JSONC_DEPTH} levels is a syntax error at the first level too deep, not a RangeError`, () => {
+  for (const text of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(5000), '['.repeat(200_000)]) {
+    assert.throws(
+      () => parseJsonc(text),
+      (e: unknown) => e instanceof JsoncSyntaxError && e.line === 1 && e.column === MAX_JSONC_DEPTH + 1 + (text[0] === '{' ? MAX_JSONC_DEPTH * 4 : 0) && /nested deeper than 100 levels/.test(e.reason),
+    );
+  }
+  const ok = '['.repeat(MAX_JSONC_DEPTH) + ']'.repeat(MAX_JSONC_DEPTH);
+  assert.doesNotThrow(() => parseJsonc(ok));
+});
+
+test('locate() finds keys and elements by path after a parse that kept no positions', () => {
+  const doc = parseJsonc('{\n  "a": {\n    "b": [1, {"c": 2}]\n  }\n}');
+  assert.deepEqual(doc.locate(['a', 'b', 1, 'c']), { line: 3, column: 15 });
+  assert.deepEqual(doc.locate(['a', 'b', 1, 'zz']), { line: 3, column: 14 });
+  assert.deepEqual(doc.locate(['a']), { line: 2, column: 3 });
+  assert.equal(doc.locate(['nope']), undefined);
 });

@@ -26,17 +26,54 @@ export interface JsoncDocument {
   locate(path: KeyPath): { line: number; column: number } | undefined;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const LITERALS = [
   ['true', true],
   ['false', false],
   ['null', null],
 ] as const;
 
+/**
+ * How deep objects and arrays may nest. A config needs a handful of levels;
+ * the bound keeps a hostile file from costing more than its length (no
+ * recursion here, but every reader that walks the value afterwards is spared too).
+ */
+export const MAX_JSONC_DEPTH = 100;
+
+/**
+ * An open object or array. `onTarget`: its path is the first `depth` keys of
+ * the path being located, so its members are candidates; `memberOnTarget`:
+ * the member being read is the next key of that path.
+ */
+type Frame =
+  | { kind: 'object'; out: Record<string, unknown>; key: string; onTarget: boolean; memberOnTarget: boolean }
+  | { kind: 'array'; out: unknown[]; onTarget: boolean; memberOnTarget: boolean };
+
+/**
+ * Parses `text`. Iterative, with an explicit stack of open containers, so
+ * time is linear in the length and depth is bounded by MAX_JSONC_DEPTH, not
+ * by the call stack. Throws JsoncSyntaxError. Positions are not kept while
+ * parsing (a 10 MB array would cost a record per element): locate() scans
+ * the text again, once per call, which only errors do.
+ */
 export function parseJsonc(text: string): JsoncDocument {
+  const value = scan(text, undefined).value;
+  return {
+    value,
+    locate: (path) => {
+      if (path.length === 0) return undefined;
+      const offsets = scan(text, path).offsets;
+      const deepest = offsets.length === 0 ? undefined : offsets[offsets.length - 1];
+      return deepest === undefined ? undefined : position(text, deepest);
+    },
+  };
+}
+
+/** Parses `text`; with a `target` path, also the offset of each of its keys present, outermost first, until the first one missing. */
+function scan(text: string, target: KeyPath | undefined): { value: unknown; offsets: number[] } {
   // A byte order mark is not JSON, but editors write one and read past it.
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const keys = new Map<string, number>(); // JSON.stringify(path) → offset of the key's opening quote
+  const offsets: number[] = [];
 
   const fail = (reason: string, at = i): never => {
     const { line, column } = position(text, at);
@@ -45,11 +82,12 @@ export function parseJsonc(text: string): JsoncDocument {
 
   const skip = () => {
     for (;;) {
-      const c = text[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else if (c === '/' && text[i + 1] === '/') {
+      const code = text.charCodeAt(i);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) i++;
+      else if (code !== 0x2f) return;
+      else if (text[i + 1] === '/') {
         while (i < text.length && text[i] !== '\n') i++;
-      } else if (c === '/' && text[i + 1] === '*') {
+      } else if (text[i + 1] === '*') {
         const end = text.indexOf('*/', i + 2);
         if (end < 0) fail('unterminated /* comment');
         i = end + 2;
@@ -59,13 +97,20 @@ export function parseJsonc(text: string): JsoncDocument {
 
   const string = (): string => {
     const start = i++;
-    while (i < text.length && text[i] !== '"') {
+    let escaped = false;
+    for (;;) {
       const code = text.charCodeAt(i);
+      if (code === 0x22 || Number.isNaN(code)) break; // the closing quote, or the end of the text
       if (code < 0x20) fail('a line break or control character inside a string (escape it)');
-      i += text[i] === '\\' ? 2 : 1;
+      if (code === 0x5c) {
+        escaped = true;
+        i += 2;
+      } else i++;
     }
     if (i >= text.length) fail('unterminated string', start);
     i++;
+    // Most strings hold no escape: sliced as they are, which is what JSON.parse would give.
+    if (!escaped) return text.slice(start + 1, i - 1);
     try {
       return JSON.parse(text.slice(start, i)) as string; // escapes decoded exactly as JSON does
     } catch {
@@ -73,18 +118,32 @@ export function parseJsonc(text: string): JsoncDocument {
     }
   };
 
-  const value = (path: (string | number)[]): unknown => {
-    skip();
-    const c = text[i];
-    if (c === '{') return object(path);
-    if (c === '[') return array(path);
-    if (c === '"') return string();
-    NUMBER.lastIndex = i;
-    const number = NUMBER.exec(text);
-    if (number) {
-      i += number[0].length;
-      return Number(number[0]);
+  /** RFC 8259 §6: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, scanned by hand (a regex match allocates per number). Undefined when none starts here. */
+  const numberAt = (): number | undefined => {
+    const start = i;
+    let j = i;
+    if (text.charCodeAt(j) === 0x2d) j++;
+    const first = text.charCodeAt(j);
+    if (first === 0x30) j++;
+    else if (first >= 0x31 && first <= 0x39) while (isDigit(text.charCodeAt(j))) j++;
+    else return undefined;
+    if (text.charCodeAt(j) === 0x2e && isDigit(text.charCodeAt(j + 1))) for (j += 1; isDigit(text.charCodeAt(j)); ) j++;
+    const e = text.charCodeAt(j);
+    if (e === 0x65 || e === 0x45) {
+      let k = j + 1;
+      const sign = text.charCodeAt(k);
+      if (sign === 0x2b || sign === 0x2d) k++;
+      if (isDigit(text.charCodeAt(k))) for (j = k; isDigit(text.charCodeAt(j)); ) j++;
     }
+    i = j;
+    return Number(text.slice(start, j));
+  };
+
+  const scalar = (): unknown => {
+    const c = text[i];
+    if (c === '"') return string();
+    const number = numberAt();
+    if (number !== undefined) return number;
     for (const [word, literal] of LITERALS) {
       if (text.startsWith(word, i)) {
         i += word.length;
@@ -94,58 +153,85 @@ export function parseJsonc(text: string): JsoncDocument {
     return fail(c === undefined ? 'unexpected end of the file; expected a value' : 'expected a value (a string, number, object, array, true, false or null)');
   };
 
-  const object = (path: (string | number)[]): Record<string, unknown> => {
-    i++;
-    const out: Record<string, unknown> = {};
-    for (;;) {
-      skip();
-      if (text[i] === '}') break; // also after a trailing comma
-      if (text[i] !== '"') fail('expected a "quoted" key or }');
-      const at = i;
-      const key = string();
-      keys.set(JSON.stringify([...path, key]), at);
-      skip();
-      if (text[i] !== ':') fail('expected : after the key');
+  /** Marks the member at `offset` as the next key of the target path, when it is. */
+  const member = (frame: Frame, key: string | number, offset: number) => {
+    const depth = stack.length - 1;
+    frame.memberOnTarget = frame.onTarget && target![depth] === key;
+    if (frame.memberOnTarget) offsets[depth] = offset;
+  };
+
+  /** Moves to the container's next member: true when the container closed instead (also after a trailing comma), false when a value is expected. */
+  const nextMember = (frame: Frame): boolean => {
+    skip();
+    if (text[i] === (frame.kind === 'object' ? '}' : ']')) {
       i++;
-      // defineProperty: a "__proto__" key is data, as JSON.parse makes it, not the object's prototype.
-      Object.defineProperty(out, key, { value: value([...path, key]), enumerable: true, writable: true, configurable: true });
-      skip();
-      if (text[i] === ',') i++;
-      else if (text[i] !== '}') fail('expected , or } after the value');
+      return true;
     }
+    if (frame.kind === 'array') {
+      if (frame.onTarget) member(frame, frame.out.length, i);
+      return false;
+    }
+    if (text[i] !== '"') fail('expected a "quoted" key or }');
+    const at = i;
+    frame.key = string();
+    if (frame.onTarget) member(frame, frame.key, at);
+    skip();
+    if (text[i] !== ':') fail('expected : after the key');
     i++;
-    return out;
+    return false;
   };
 
-  const array = (path: (string | number)[]): unknown[] => {
-    i++;
-    const out: unknown[] = [];
+  const stack: Frame[] = [];
+  let result: unknown;
+  parse: for (;;) {
+    // A value is expected here: the document's, an element's or a key's.
+    skip();
+    let value: unknown;
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      if (stack.length >= MAX_JSONC_DEPTH) fail(`objects and arrays nested deeper than ${MAX_JSONC_DEPTH} levels; a config needs far fewer`);
+      i++;
+      const parent = stack.at(-1);
+      const onTarget = target !== undefined && (parent === undefined || parent.memberOnTarget) && stack.length < target.length;
+      const frame: Frame = c === '{' ? { kind: 'object', out: {}, key: '', onTarget, memberOnTarget: false } : { kind: 'array', out: [], onTarget, memberOnTarget: false };
+      stack.push(frame);
+      if (!nextMember(frame)) continue parse;
+      value = frame.out;
+      stack.pop();
+    } else {
+      value = scalar();
+    }
+    // The value is complete: it goes into the container it belongs to, which may be complete too.
     for (;;) {
+      const top = stack.at(-1);
+      if (top === undefined) {
+        result = value;
+        break parse;
+      }
+      if (top.kind === 'array') top.out.push(value);
+      // defineProperty: a "__proto__" key is data, as JSON.parse makes it, not the object's prototype.
+      else if (top.key === '__proto__') Object.defineProperty(top.out, top.key, { value, enumerable: true, writable: true, configurable: true });
+      else top.out[top.key] = value;
       skip();
-      if (text[i] === ']') break;
-      keys.set(JSON.stringify([...path, out.length]), i);
-      out.push(value([...path, out.length]));
-      skip();
-      if (text[i] === ',') i++;
-      else if (text[i] !== ']') fail('expected , or ] after the element');
+      const closer = top.kind === 'object' ? '}' : ']';
+      if (text[i] === ',') {
+        i++;
+        if (!nextMember(top)) continue parse;
+      } else if (text[i] === closer) {
+        i++;
+      } else {
+        fail(top.kind === 'object' ? 'expected , or } after the value' : 'expected , or ] after the element');
+      }
+      value = top.out;
+      stack.pop();
     }
-    i++;
-    return out;
-  };
-
-  const result = value([]);
+  }
   skip();
   if (i < text.length) fail('unexpected text after the end of the document');
-  return {
-    value: result,
-    locate: (path) => {
-      for (let depth = path.length; depth > 0; depth--) {
-        const at = keys.get(JSON.stringify(path.slice(0, depth)));
-        if (at !== undefined) return position(text, at);
-      }
-      return undefined;
-    },
-  };
+  // A key found at one depth after a miss at a shallower one is not on the path (a later duplicate); keep the unbroken prefix.
+  const unbroken: number[] = [];
+  for (let d = 0; d < offsets.length && offsets[d] !== undefined; d++) unbroken.push(offsets[d]!);
+  return { value: result, offsets: unbroken };
 }
 
 /** 1-based line and column (in UTF-16 code units, as editors count) of `offset`. */

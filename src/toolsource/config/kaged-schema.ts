@@ -6,6 +6,9 @@
 // never echo a value (a value may be a secret).
 
 import { z } from 'zod';
+import { nearest } from '../../util/suggest.js';
+import { hasUserinfo, URL_CREDENTIALS } from './hints.js';
+import { quote } from './quote.js';
 import type { KeyPath } from './yaml-source.js';
 import { isObject } from '../../jsonrpc/message.js';
 
@@ -62,9 +65,45 @@ const auth = z.discriminatedUnion(
   { error: 'expected type: bearer, header or oauth' },
 );
 
+const isHttpUrl = (value: string) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
+
 const httpUrl = z
   .string({ error: 'expected an http:// or https:// URL' })
-  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), { error: 'expected an http:// or https:// URL' });
+  .refine(isHttpUrl, { error: 'expected an http:// or https:// URL', abort: true })
+  // ADR-0011: credentials never in the DSL. A password in the URL is one.
+  .refine((value) => !isHttpUrl(value) || !hasUserinfo(value), {
+    error: `${URL_CREDENTIALS} (auth: { type: bearer or header, secret_ref: … } with the value in local.toml [secrets])`,
+  });
+
+/**
+ * ADR-0043 §1: "headers (string map, optional, static headers only)". A value
+ * is sent as written; `${NAME}` is refused rather than sent literally, since
+ * whoever wrote it expected the environment to fill it in, and a portable
+ * project must not read the operator's environment variables.
+ */
+const staticHeaders = z.record(
+  z.string(),
+  z
+    .string({ error: 'expected a string' })
+    .refine((value) => !value.includes('${'), {
+      error:
+        'a project header is static: "${…}" is not expanded, because a portable project must not read the operator\'s environment variables; ' +
+        'for a credential use auth: { type: bearer or header, secret_ref: … } with the value in local.toml [secrets]',
+    }),
+  { error: 'expected a mapping of header names to strings' },
+);
+
+/**
+ * ADR-0043 §5: "The schema accommodates the field for future opt-in; the
+ * daemon rejects any sampling/createMessage request." So `false` is taken
+ * (and means what the daemon does anyway), `true` is refused.
+ */
+const sampling = z
+  .boolean({ error: 'expected false (sampling is not supported)' })
+  .refine((value) => value === false, { error: 'sampling is not supported: the daemon rejects every sampling/createMessage request (ADR-0043 §5); remove the key or set it to false' });
+
+/** ADR-0043 §5: "MCP server version pinning — min_version support. Ignored." Taken and ignored; the loader says so in its diagnostics. */
+const minVersion = z.union([z.string(), z.number()], { error: 'expected a version (a string)' });
 
 const command = z
   .array(z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' }), {
@@ -78,15 +117,19 @@ const stdioServer = z.strictObject({
   cwd: z.string({ error: 'expected a project-relative path' }).min(1, { error: 'expected a project-relative path' }).optional(),
   env: stringMap.optional(),
   tools: toolFilter.optional(),
+  sampling: sampling.optional(),
+  min_version: minVersion.optional(),
 });
 
 const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
   z.strictObject({
     transport: z.literal(transport),
     url: httpUrl,
-    headers: stringMap.optional(),
+    headers: staticHeaders.optional(),
     auth: auth.optional(),
     tools: toolFilter.optional(),
+    sampling: sampling.optional(),
+    min_version: minVersion.optional(),
   });
 
 const server = z.discriminatedUnion('transport', [stdioServer, httpServer('sse'), httpServer('streamable-http')], {
@@ -106,9 +149,15 @@ const KEYS_OF: Readonly<Record<string, readonly string[]>> = {
 
 const agentRule = z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }) }, { error: 'expected { enabled: true } or { enabled: false }' });
 
+/**
+ * `startup_timeout_ms` lives here, beside `timeout_ms`, and not in the
+ * project DSL: how long a server takes to start (an `npx` download, a cold
+ * container, a slow disk) is a fact of the operator's machine, not of the
+ * project, and ADR-0043 §7 puts every per-server timing knob in local.toml.
+ */
 const localServer = z.strictObject(
-  { disabled: z.boolean({ error: 'expected true or false' }).optional(), timeout_ms: milliseconds.optional() },
-  { error: 'expected a table with disabled and timeout_ms' },
+  { disabled: z.boolean({ error: 'expected true or false' }).optional(), timeout_ms: milliseconds.optional(), startup_timeout_ms: milliseconds.optional() },
+  { error: 'expected a table with disabled, timeout_ms and startup_timeout_ms' },
 );
 
 // Only the parts read here are checked: local.toml and config.toml carry other sections of the host.
@@ -143,33 +192,59 @@ export interface SchemaProblem {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: SchemaProblem };
 
-export const checkServer = (value: unknown): Checked<KagedServer> => check(server, value);
-export const checkAgentRule = (value: unknown): Checked<AgentRule> => check(agentRule, value);
-export const checkLocalToml = (value: unknown): Checked<LocalToml> => check(localToml, value);
-export const checkDaemonToml = (value: unknown): Checked<DaemonToml> => check(daemonToml, value);
+/** What an object at a path takes, for an unknown-key message: its description and keys; undefined when not known. */
+type KeysAt = (at: KeyPath, owner: unknown) => { what: string; keys: readonly string[] } | undefined;
 
-function check<T>(schema: z.ZodType<T>, value: unknown): Checked<T> {
+const serverKeysAt: KeysAt = (at, owner) => {
+  if (at.at(-1) === 'tools') return { what: 'a tools filter', keys: KEYS_OF.tools! };
+  if (!isObject(owner)) return undefined;
+  if ('transport' in owner) {
+    const keys = KEYS_OF[String(owner.transport)];
+    return keys && { what: `transport ${String(owner.transport)}`, keys };
+  }
+  const keys = KEYS_OF[String(owner.type)];
+  return keys && { what: `auth type ${String(owner.type)}`, keys };
+};
+const LOCAL_SERVER_KEYS = Object.keys(localServer.shape);
+const DAEMON_MCP_KEYS = ['result_cap_bytes', 'default_timeout_ms'];
+
+export const checkServer = (value: unknown): Checked<KagedServer> => check(server, value, serverKeysAt);
+export const checkAgentRule = (value: unknown): Checked<AgentRule> => check(agentRule, value, () => ({ what: 'an agent tool rule', keys: ['enabled'] }));
+export const checkLocalToml = (value: unknown): Checked<LocalToml> =>
+  check(localToml, value, (at) => (at.length === 2 && at[0] === 'mcp' ? { what: 'a local.toml [mcp.<key>] table', keys: LOCAL_SERVER_KEYS } : undefined));
+export const checkDaemonToml = (value: unknown): Checked<DaemonToml> =>
+  check(daemonToml, value, (at) => (at.length === 1 && at[0] === 'mcp' ? { what: 'the config.toml [mcp] table', keys: DAEMON_MCP_KEYS } : undefined));
+
+function check<T>(schema: z.ZodType<T>, value: unknown, keysAt: KeysAt): Checked<T> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
+  // An unknown key is reported before anything else: `comand` is a misspelt
+  // `command`, and saying "command is missing" would send the reader looking
+  // for the wrong mistake.
+  const unknown = result.error.issues.find((issue) => issue.code === 'unrecognized_keys');
+  if (unknown) {
+    const at = pathOf(unknown);
+    const key = unknown.keys[0]!;
+    return { ok: false, problem: { path: [...at, key], detail: unknownKey(key, keysAt(at, valueAt(value, at))) } };
+  }
   // Zod reports issues depth-first in key order; the first is the one a reader meets first in the file.
   const issue = result.error.issues[0]!;
-  const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]!;
-    const owner = valueAt(value, at);
-    return { ok: false, problem: { path: [...at, key], detail: unknownKey(key, owner, at) } };
-  }
+  const at = pathOf(issue);
   const missing = valueAt(value, at) === undefined;
   return { ok: false, problem: { path: at, detail: missing ? `missing; ${issue.message}` : issue.message } };
 }
 
-function unknownKey(key: string, owner: unknown, at: KeyPath): string {
-  const isTools = at.at(-1) === 'tools';
-  const kind = isTools ? 'tools' : isObject(owner) ? String(owner.transport ?? owner.type ?? '') : '';
-  const keys = KEYS_OF[kind];
-  if (!keys) return `unknown key "${key}"`;
-  const what = isTools ? 'a tools filter' : isObject(owner) && 'transport' in owner ? `transport ${kind}` : `auth type ${kind}`;
-  return `unknown key "${key}"; ${what} takes: ${keys.join(', ')}`;
+function pathOf(issue: z.core.$ZodIssue): KeyPath {
+  return issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+}
+
+/** `unknown key "comand" (did you mean "command"?); transport stdio takes: …`. */
+export function unknownKey(key: string, takes: { what: string; keys: readonly string[] } | undefined): string {
+  const shown = quote(key, 80);
+  if (!takes) return `unknown key ${shown}`;
+  const near = nearest(key, takes.keys, 1)[0];
+  const guess = near === undefined ? '' : ` (did you mean "${near}"?)`;
+  return `unknown key ${shown}${guess}; ${takes.what} takes: ${takes.keys.join(', ')}`;
 }
 
 function valueAt(value: unknown, path: KeyPath): unknown {

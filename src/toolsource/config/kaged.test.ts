@@ -94,6 +94,7 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
         disabled: false,
         timeoutMs: undefined,
         unsupported: undefined,
+        secretRef: { ref: 'api_keys.example', type: 'bearer', headerName: 'Authorization' },
       },
       {
         key: 'database',
@@ -143,10 +144,10 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
   const serverCases: [name: string, server: string, at: string, line: number, column: number, detail: string][] = [
     ['an unknown transport', 'transport: websocket\n    url: ws://x/', 'transport', 3, 5, 'expected transport: stdio, sse or streamable-http'],
     ['a missing transport', 'command: [x]', 'transport', 2, 3, 'missing; expected transport: stdio, sse or streamable-http'],
-    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools'],
-    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools'],
-    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools'],
-    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools'],
+    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version'],
+    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version'],
+    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version'],
+    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version'],
     ['a missing command', 'transport: stdio', 'command', 2, 3, 'missing; expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['a command string', 'transport: stdio\n    command: node server.js', 'command', 4, 5, 'expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['an empty command', 'transport: stdio\n    command: []', 'command', 4, 5, 'expected the argv as a non-empty list of strings, such as ["node", "server.js"]'],
@@ -154,7 +155,7 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
     ['a non-string env value', 'transport: stdio\n    command: [x]\n    env:\n      PORT: 8080', 'env.PORT', 6, 7, 'expected a string'],
     ['a missing url', 'transport: sse', 'url', 2, 3, 'missing; expected an http:// or https:// URL'],
     ['an ftp url', 'transport: sse\n    url: ftp://a/b', 'url', 4, 5, 'expected an http:// or https:// URL'],
-    ['headers as a list', 'transport: sse\n    url: http://a/\n    headers: [a]', 'headers', 5, 5, 'expected a mapping of names to strings'],
+    ['headers as a list', 'transport: sse\n    url: http://a/\n    headers: [a]', 'headers', 5, 5, 'expected a mapping of header names to strings'],
     ['an unknown auth type', 'transport: sse\n    url: http://a/\n    auth:\n      type: basic', 'auth.type', 6, 7, 'expected type: bearer, header or oauth'],
     ['header_name on bearer', 'transport: sse\n    url: http://a/\n    auth:\n      type: bearer\n      header_name: X-Key\n      secret_ref: a.b', 'auth.header_name', 7, 7, 'unknown key "header_name"; auth type bearer takes: type, secret_ref'],
     ['a missing secret_ref', 'transport: sse\n    url: http://a/\n    auth:\n      type: header', 'auth.secret_ref', 5, 5, 'missing; expected a secret reference such as api_keys.example'],
@@ -218,7 +219,9 @@ describe('T4 auth and secrets (ADR-0043 §4)', () => {
     const config = load(dir, { env: { TOKEN: 'x' } });
     assert.deepEqual((config.servers[0]!.params as { auth?: unknown }).auth, { type: 'header', headerName: 'X-API-Key', value: CANARY });
     assert.deepEqual((config.servers[1]!.params as { auth?: unknown }).auth, { type: 'header', headerName: 'Authorization', value: 'tok-b' });
-    assert.deepEqual((config.servers[1]!.params as { env?: unknown }).env, { TOKEN: 'x' }, 'env is where ${NAME} in headers is looked up');
+    assert.equal((config.servers[1]!.params as { env?: unknown }).env, undefined, 'the kaged DSL interpolates nothing: no environment goes to the transport');
+    assert.deepEqual(config.servers[0]!.secretRef, { ref: 'api_keys.example', type: 'header', headerName: 'X-API-Key' });
+    assert.deepEqual(config.servers[1]!.secretRef, { ref: 'tokens.b', type: 'header', headerName: 'Authorization' });
     assert.deepEqual(config.secrets, [CANARY, 'tok-b']);
   });
 
@@ -262,7 +265,7 @@ describe('T4 auth and secrets (ADR-0043 §4)', () => {
 
   test('T4: a TOML syntax error on the secret\'s line gives line and column but never the line (nor the secret)', (t) => {
     const dir = fixture(t, { 'kaged.yaml': GITHUB, 'local.toml': `[secrets.api_keys]\nexample = "${CANARY}\n` });
-    const error = fails(() => load(dir), `${path.join(dir, 'local.toml')}:2:${12 + CANARY.length}: not valid TOML (the line is not quoted: this file holds secrets)`);
+    const error = fails(() => load(dir), `${path.join(dir, 'local.toml')}:2:${12 + CANARY.length}: not valid TOML: control characters are not allowed in strings (the line is not quoted: the file may hold secrets)`);
     assert.equal(error.cause, undefined, 'the parser\'s error quotes the line, so it is not kept');
   });
 });
@@ -298,7 +301,7 @@ describe('C2 project.local.yaml overlay (ADR-0043 §1, ADR-0015)', () => {
 
   test('C2: an error in what the overlay wrote names the overlay file and its line', (t) => {
     const dir = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  keep:\n    url: http://a/\n' });
-    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools`);
+    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version`);
     const added = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  added:\n    command: [x]\n' });
     fails(() => load(added), `server "added": ${path.join(added, 'project.local.yaml')}:2:3 at mcp.added.transport: missing; expected transport: stdio, sse or streamable-http`);
   });
@@ -334,7 +337,7 @@ describe('C3 local.toml and the daemon config.toml (ADR-0043 §6, §7)', () => {
       ['timeout_ms = 1.5', 'mcp.github.timeout_ms', 'expected a whole number of milliseconds'],
       ['timeout_ms = 9999999999', 'mcp.github.timeout_ms', 'expected at most 2147483647 ms (the largest timer Node.js keeps)'],
       ['disabled = "yes"', 'mcp.github.disabled', 'expected true or false'],
-      ['retries = 3', 'mcp.github.retries', 'unknown key "retries"'],
+      ['retries = 3', 'mcp.github.retries', 'unknown key "retries"; a local.toml [mcp.<key>] table takes: disabled, timeout_ms, startup_timeout_ms'],
     ];
     for (const [line, at, detail] of cases) {
       const dir = fixture(t, { 'kaged.yaml': TWO, 'local.toml': `${LOCAL}[mcp.github]\n${line}\n` });
@@ -351,12 +354,12 @@ describe('C3 local.toml and the daemon config.toml (ADR-0043 §6, §7)', () => {
     assert.deepEqual([config2.resultCapBytes, config2.defaultTimeoutMs], [1024, 30_000]);
   });
 
-  test('C3: config.toml errors: unknown [mcp] key, bad value, syntax error quoting the line', (t) => {
+  test('C3: config.toml errors: unknown [mcp] key, bad value, syntax error at line:column (never quoting the line)', (t) => {
     const cases: [string, string][] = [
-      ['[mcp]\nresult_cap = 10\n', ':2:1 at mcp.result_cap: unknown key "result_cap"'],
+      ['[mcp]\nresult_cap = 10\n', ':2:1 at mcp.result_cap: unknown key "result_cap" (did you mean "result_cap_bytes"?); the config.toml [mcp] table takes: result_cap_bytes, default_timeout_ms'],
       ['[mcp]\nresult_cap_bytes = -1\n', ':2:1 at mcp.result_cap_bytes: expected at least 1 byte'],
       ['[mcp]\ndefault_timeout_ms = "1s"\n', ':2:1 at mcp.default_timeout_ms: expected a whole number of milliseconds'],
-      ['[mcp\n', ':1:5: not valid TOML: illegal character in key: "[mcp"'],
+      ['[mcp\n', ':1:5: not valid TOML: illegal character in key (the line is not quoted: the file may hold secrets)'],
     ];
     for (const [text, rest] of cases) {
       const dir = fixture(t, { 'kaged.yaml': TWO, 'local.toml': LOCAL, 'config.toml': text });
@@ -435,7 +438,7 @@ subagents:
     const bad = fixture(t, { 'kaged.yaml': 'primary:\n  tools:\n    "mcp.x": { enabled: "yes" }\n' });
     fails(() => load(bad), `${file(bad)}:3:16 at primary.tools.mcp.x.enabled: expected true or false`);
     const extra = fixture(t, { 'kaged.yaml': 'primary:\n  tools:\n    "mcp.x": { enabled: true, why: no }\n' });
-    fails(() => load(extra), `${file(extra)}:3:31 at primary.tools.mcp.x.why: unknown key "why"`);
+    fails(() => load(extra), `${file(extra)}:3:31 at primary.tools.mcp.x.why: unknown key "why"; an agent tool rule takes: enabled`);
     const list = fixture(t, { 'kaged.yaml': 'subagents:\n  r:\n    tools: [mcp.x]\n' });
     fails(() => load(list), `${file(list)}:3:5 at subagents.r.tools: expected a mapping of tool patterns to { enabled: true } or { enabled: false }`);
     const twice = fixture(t, { 'kaged.yaml': 'primary:\n  subagents:\n    r:\n      tools: {}\nsubagents:\n  r:\n    tools: {}\n' });

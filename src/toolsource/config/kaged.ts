@@ -5,18 +5,20 @@
 // blocks. Pure apart from reading files: it starts nothing and logs nothing,
 // so every problem is a ConfigError, and none carries a secret's value.
 
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import type { HttpAuth } from '../../transport/http-headers.js';
 import { readAgentRules } from './kaged-agents.js';
+import { quote } from './quote.js';
 import { MAX_SERVERS, SERVER_KEY, type Checked, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
 import { overlay } from './overlay.js';
-import { resolveProjectDir } from './project-path.js';
+import { inside, resolveProjectDir } from './project-path.js';
 import { describeLookup, lookupSecret } from './secrets.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from './types.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SecretRef, type SourceServer, type ToolSourceConfig } from './types.js';
 import { readYamlFile, type KeyPath, type YamlSource } from './yaml-source.js';
 import { isObject } from '../../jsonrpc/message.js';
 
@@ -33,8 +35,27 @@ export interface KagedProjectOptions {
    * `config.toml` beside the project file, when it exists.
    */
   daemonConfig?: string;
-  /** Where the HTTP transports look up `${NAME}` in header values when they connect. Default: process.env at that time. */
+  /**
+   * Where `${NAME}` is looked up, for the client formats that define it
+   * (loadToolSourceConfig passes it on to their readers). The kaged DSL has
+   * no interpolation and never reads it.
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * A host resolver resolves secret_refs when the server starts: a
+   * `secret_ref` missing from local.toml is then not an error at load. The
+   * server's `secretRef` names it and its `params.auth` is left unset. A
+   * secret that is present but unusable (not a string, empty, a line break)
+   * is still an error. Default false: a missing secret stops the load
+   * (ADR-0043 §4: "Missing secret → session refuses to start").
+   */
+  deferSecrets?: boolean;
+  /**
+   * The operator's own config folder: a `local.toml` found beside the project
+   * may be a symlink into it (so the secrets stay out of the project tree).
+   * Default: `$XDG_CONFIG_HOME/kaged`, else `~/.config/kaged`.
+   */
+  operatorConfigDir?: string;
 }
 
 /**
@@ -50,49 +71,65 @@ export interface KagedProjectOptions {
  *   opts out of a server they hold no credentials for. Its `auth` is left out.
  * - A stdio server without `cwd` runs in the project root, so a relative
  *   path in its `command` means the same wherever the daemon was started.
+ * - Companion files found beside the project (project.local.yaml,
+ *   config.toml, local.toml) must really be there: one whose real path
+ *   (symlinks followed) is outside the project folder is refused, since a
+ *   checked-in symlink could otherwise make the daemon read, and quote in an
+ *   error, any file the operator can read. local.toml may also resolve into
+ *   the operator's own config folder (`operatorConfigDir`): keeping secrets
+ *   out of the project tree is what local.toml is for. A file named by an
+ *   option is the caller's choice and is read where it is. No error quotes a
+ *   line of a companion: they may hold secrets.
+ * - `startup_timeout_ms` (the handshake's bound, process start included) is
+ *   read from local.toml `[mcp.<key>]`, not the DSL: see kaged-schema.ts.
  */
 export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig {
   const projectFile = options.project;
-  const project = readYamlFile(projectFile);
+  const project = readYamlFile(projectFile, { quoteLines: true });
   const root = realDir(projectFile);
   if (project.value !== undefined && !isObject(project.value)) throw new ConfigError(projectFile, [], 'expected a mapping at the top level (the project DSL)', { line: 1, column: 1 });
 
-  const overlayFile = options.projectLocal ?? beside(projectFile, 'project.local.yaml');
-  const over = overlayFile === undefined ? undefined : readYamlFile(overlayFile);
+  const overlayFile = options.projectLocal ?? companion(projectFile, 'project.local.yaml', [root]);
+  const over = overlayFile === undefined ? undefined : readYamlFile(overlayFile, { quoteLines: false });
   if (over && over.value !== undefined && !isObject(over.value)) throw new ConfigError(over.file, [], 'expected a mapping at the top level (an overlay of the project DSL)', { line: 1, column: 1 });
 
   const failYaml = yamlFailer(project, over);
   const servers = readServers(mergedMcp(project, over), failYaml);
 
-  const localFile = options.local ?? beside(projectFile, 'local.toml');
-  const local = localFile === undefined ? undefined : readTomlFile(localFile, { quoteLines: false });
+  const localFile = options.local ?? companion(projectFile, 'local.toml', [root, operatorDir(options.operatorConfigDir)]);
+  const local = localFile === undefined ? undefined : readTomlFile(localFile);
   const localConfig = checkToml(local, checkLocalToml, true) ?? {};
   for (const key of Object.keys(localConfig.mcp ?? {})) {
     if (!servers.has(key)) {
       const declared = [...servers.keys()].join(', ') || 'none';
-      throw tomlFail(local!, ['mcp', key], `there is no server "${key}" in the project's mcp: block (declared: ${declared}); correct the key or remove the table`, key);
+      throw tomlFail(local!, ['mcp', key], `there is no server ${quote(key, 80)} in the project's mcp: block (declared: ${declared}); correct the key or remove the table`, key);
     }
   }
 
-  const daemonFile = options.daemonConfig ?? beside(projectFile, 'config.toml');
-  const daemon = daemonFile === undefined ? undefined : readTomlFile(daemonFile, { quoteLines: true });
+  const daemonFile = options.daemonConfig ?? companion(projectFile, 'config.toml', [root]);
+  const daemon = daemonFile === undefined ? undefined : readTomlFile(daemonFile);
   const daemonConfig: DaemonToml = checkToml(daemon, checkDaemonToml, false) ?? {};
 
   const secrets = new Set<string>();
+  const diagnostics: string[] = [];
   const built: SourceServer[] = [];
   for (const [key, server] of servers) {
     const overrides = localConfig.mcp?.[key];
     const disabled = overrides?.disabled ?? false;
-    const parts = buildServer(key, server, { root, disabled, local, localConfig, failYaml, env: options.env });
+    const parts = buildServer(key, server, { root, disabled, local, localConfig, failYaml, deferSecrets: options.deferSecrets === true });
     if (parts.secret !== undefined) secrets.add(parts.secret);
-    built.push({
+    if (server.min_version !== undefined) diagnostics.push(`server "${key}": min_version is ignored; kaged does not pin MCP server versions (ADR-0043 §5)`);
+    const entry: SourceServer = {
       key,
       params: parts.params,
       tools: { enabled: server.tools?.enabled ?? true, allow: server.tools?.allow, deny: server.tools?.deny ?? [] },
       disabled,
       timeoutMs: overrides?.timeout_ms,
       unsupported: parts.unsupported,
-    });
+    };
+    if (overrides?.startup_timeout_ms !== undefined) entry.startupTimeoutMs = overrides.startup_timeout_ms;
+    if (parts.secretRef !== undefined) entry.secretRef = parts.secretRef;
+    built.push(entry);
   }
 
   return {
@@ -104,6 +141,7 @@ export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig
     defaultTimeoutMs: daemonConfig.mcp?.default_timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS,
     agents: readAgentRules(project, (at, detail) => failYaml(at, detail)),
     secrets: [...secrets],
+    diagnostics,
   };
 }
 
@@ -141,7 +179,17 @@ function checkToml<T>(source: TomlSource | undefined, check: (value: unknown) =>
 function mergedMcp(project: YamlSource, over: YamlSource | undefined): unknown {
   const base = isObject(project.value) ? project.value.mcp : undefined;
   if (!over || !isObject(over.value) || !Object.hasOwn(over.value, 'mcp')) return base;
-  return overlay(base, over.value.mcp);
+  // A null removes what the project declares; for a key it does not declare it removes nothing, so it is a typo
+  // (as a [mcp.<key>] table in local.toml for an undeclared server is).
+  return overlay(base, over.value.mcp, (at, declared) => {
+    const where = over.locate(['mcp', ...at]);
+    const what = at.length === 1 ? 'server' : 'key';
+    const names = declared.length > 0 ? declared.map((k) => quote(k, 80)).join(', ') : 'none';
+    throw new ConfigError(over.file, ['mcp', ...at], `null removes a ${what} the project declares, but the project declares no ${quote(String(at.at(-1)), 80)} here (declared: ${names}); correct the key or remove the line`, {
+      ...(at.length >= 1 ? { server: String(at[0]) } : {}),
+      ...(where ? { line: where.line, column: where.column } : {}),
+    });
+  });
 }
 
 /** ADR-0043 §1: the `mcp:` block, server keys, at most 16 servers, each checked by the schema. */
@@ -153,7 +201,7 @@ function readServers(block: unknown, fail: YamlFail): Map<string, KagedServer> {
   if (keys.length > MAX_SERVERS) throw fail(['mcp'], `${keys.length} servers are declared; a project may declare at most ${MAX_SERVERS}`);
   for (const key of keys) {
     if (!SERVER_KEY.test(key)) {
-      throw fail(['mcp', key], `"${key}" is not a valid server key; expected ${SERVER_KEY.source} (2 to 32 of a-z, 0-9, _ and -, starting with a letter, ending with a letter or digit)`);
+      throw fail(['mcp', key], `${quote(key, 80)} is not a valid server key; expected ${SERVER_KEY.source} (2 to 32 of a-z, 0-9, _ and -, starting with a letter, ending with a letter or digit)`);
     }
     const value = block[key];
     if (!isObject(value)) throw fail(['mcp', key], 'expected a server: a mapping with transport and its fields (set the key to null in project.local.yaml to remove a server)', key);
@@ -170,10 +218,17 @@ interface BuildContext {
   local: TomlSource | undefined;
   localConfig: LocalToml;
   failYaml: YamlFail;
-  env: KagedProjectOptions['env'];
+  deferSecrets: boolean;
 }
 
-function buildServer(key: string, server: KagedServer, ctx: BuildContext): { params: ServerParams; secret?: string; unsupported?: string } {
+interface BuiltServer {
+  params: ServerParams;
+  secret?: string;
+  secretRef?: SecretRef;
+  unsupported?: string;
+}
+
+function buildServer(key: string, server: KagedServer, ctx: BuildContext): BuiltServer {
   const at = ['mcp', key];
   if (server.transport === 'stdio') {
     let cwd = ctx.root;
@@ -185,16 +240,19 @@ function buildServer(key: string, server: KagedServer, ctx: BuildContext): { par
     return { params: { transport: 'stdio', server: key, command: [...server.command], cwd, ...(server.env ? { env: server.env } : {}) } };
   }
 
-  const params: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }> = { transport: server.transport, server: key, url: server.url, ...(server.headers ? { headers: server.headers } : {}), ...(ctx.env ? { env: ctx.env } : {}) };
+  // Headers go to the transport as written: the schema refused `${` in them, and the transport substitutes nothing.
+  const params: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }> = { transport: server.transport, server: key, url: server.url, ...(server.headers ? { headers: server.headers } : {}) };
   const auth = server.auth;
   if (auth === undefined) return { params };
   if (auth.type === 'oauth') {
     // ADR-0043 §4: "MCP servers requiring OAuth flows ... must use static tokens via secret_ref until the OAuth tier ships."
     return { params, unsupported: `server "${key}": OAuth is not supported yet; use a static token through secret_ref (auth.type: bearer or header)` };
   }
+  const secretRef: SecretRef = { ref: auth.secret_ref, type: auth.type, headerName: auth.type === 'bearer' ? 'Authorization' : (auth.header_name ?? 'Authorization') };
   const found = lookupSecret(ctx.localConfig.secrets, auth.secret_ref);
   if (!found.ok) {
-    if (found.why === 'missing' && ctx.disabled) return { params };
+    // Left for whoever starts the server (a host resolver), which must not start it without: `secretRef` says what it needs.
+    if (found.why === 'missing' && (ctx.disabled || ctx.deferSecrets)) return { params, secretRef };
     if (found.why === 'missing') {
       const where = ctx.local ? '' : ' (no local.toml was found beside the project file)';
       throw ctx.failYaml([...at, 'auth', 'secret_ref'], `${describeLookup(auth.secret_ref, found.why)}${where}`, key);
@@ -202,8 +260,8 @@ function buildServer(key: string, server: KagedServer, ctx: BuildContext): { par
     throw tomlFail(ctx.local!, ['secrets', ...auth.secret_ref.split('.')], describeLookup(auth.secret_ref, found.why), key);
   }
   // ADR-0043 §4: "type: bearer is shorthand for type: header with header_name: Authorization and the value prefixed with Bearer".
-  const resolved: HttpAuth = auth.type === 'bearer' ? { type: 'bearer', value: found.value } : { type: 'header', headerName: auth.header_name ?? 'Authorization', value: found.value };
-  return { params: { ...params, auth: resolved }, secret: found.value };
+  const resolved: HttpAuth = auth.type === 'bearer' ? { type: 'bearer', value: found.value } : { type: 'header', headerName: secretRef.headerName, value: found.value };
+  return { params: { ...params, auth: resolved }, secret: found.value, secretRef };
 }
 
 function realDir(file: string): string {
@@ -214,8 +272,35 @@ function realDir(file: string): string {
   }
 }
 
-function beside(file: string, name: string): string | undefined {
-  const candidate = path.join(path.dirname(file), name);
-  return existsSync(candidate) ? candidate : undefined;
+/**
+ * `name` beside the project file, when there is one: its real path (symlinks
+ * followed), which must lie inside one of `roots` (real paths) and be a
+ * regular file (a FIFO or a device would hang or never end a read).
+ */
+function companion(projectFile: string, name: string, roots: readonly string[]): string | undefined {
+  const candidate = path.join(path.dirname(projectFile), name);
+  if (!existsSync(candidate)) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(candidate);
+  } catch (error) {
+    throw new ConfigError(candidate, [], `cannot resolve the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  const where = roots.length > 1 ? `the project folder or the operator's config folder ${roots[1]}` : 'the project folder';
+  if (!roots.some((root) => inside(root, real))) {
+    throw new ConfigError(candidate, [], `resolves through a symlink to a file outside ${where}; a companion file must really be there (or name it with the option, if that is intended)`);
+  }
+  if (!statSync(real).isFile()) throw new ConfigError(candidate, [], 'is not a regular file');
+  return real;
+}
+
+/** The operator's config folder as a real path (a folder that does not exist matches nothing). */
+function operatorDir(given: string | undefined): string {
+  const dir = given ?? path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'kaged');
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 

@@ -3,21 +3,28 @@
 // servers, Codex's TOML), takes a client's name for its file, and hands back
 // the one ToolSourceConfig shape. Does NOT read the Kestrel plugin config (C4).
 
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { isClientName, resolveClientConfig } from './client-locations.js';
 import { readCodexToml } from './codex-toml.js';
-import { JsoncSyntaxError, parseJsonc } from './jsonc.js';
+import { JsoncSyntaxError, parseJsonc, type JsoncDocument } from './jsonc.js';
 import { loadKagedProject, type KagedProjectOptions } from './kaged.js';
-import { findServerBlocks, readClientJson } from './mcp-servers-json.js';
+import { checkedDocument, findServerBlocks, readClientJson } from './mcp-servers-json.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type ToolSourceConfig } from './types.js';
 import { workspaceOf } from './workspace.js';
+import { MAX_JSON_TOML_BYTES, MAX_YAML_BYTES, readConfigText } from './read-text.js';
 import { parseYaml } from './yaml-source.js';
-import { loadKestrelConfigFile, pluginBlock } from '../kestrel/config.js';
+import { loadKestrelConfigFile, pluginBlock, readKestrelConfig } from '../kestrel/config.js';
 import { isObject } from '../../jsonrpc/message.js';
 
+/**
+ * Options of every format, and kaged's own: `projectLocal`, `local`,
+ * `daemonConfig` (refused for another format), `deferSecrets` and
+ * `operatorConfigDir` (kaged's secret_ref and local.toml; another format has
+ * neither, so they change nothing there). `env` is where the client formats
+ * and Kestrel look up `${NAME}`, once, at load.
+ */
 export interface LoadToolSourceOptions extends Omit<KagedProjectOptions, 'project'> {
   /**
    * The config file, or a client's name (`claude`, `claude-code`,
@@ -44,12 +51,12 @@ type Format = ToolSourceConfig['format'];
 export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSourceConfig {
   const { config, home = os.homedir(), projectDir = process.cwd(), ...rest } = options;
   const file = isClientName(config) ? resolveClientConfig(config, { home, project: projectDir, ...(rest.env ? { env: rest.env } : {}) }) : config;
-  const format = detect(file, projectDir);
+  const { format, document } = detect(file, projectDir);
   if (format === 'kaged') return loadKagedProject({ project: file, ...rest });
   // Kestrel's plugin config: its servers, as the tool source runs them (approvals and sampling are the Kestrel layer's).
   // A server Kestrel would skip stays in the list, marked with why, so that tools and doctor say so.
   if (format === 'kestrel') {
-    const kestrel = loadKestrelConfigFile(file);
+    const kestrel = document ? readKestrelConfig(pluginBlock(checkedDocument(file, document).value), { file, root: path.dirname(path.resolve(file)), ...(rest.env ? { env: rest.env } : {}) }) : loadKestrelConfigFile(file, rest.env ? { env: rest.env } : {});
     const skipped = kestrel.skipped.map(({ server, reason }) => ({
       key: server,
       params: { transport: 'stdio' as const, command: [server], server },
@@ -71,7 +78,7 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
   const read =
     format === 'codex'
       ? { format, ...readCodexToml(file, { env, workspaceFolder: workspaceOf(file, { home, project: projectDir, userDirs: env.CODEX_HOME ? [env.CODEX_HOME] : [] }) }) }
-      : readClientJson(file, { env, home, project: projectDir });
+      : readClientJson(file, { env, home, project: projectDir, ...(document ? { document } : {}) });
   return {
     file: path.resolve(file),
     format: read.format,
@@ -84,38 +91,37 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
   };
 }
 
-function detect(file: string, projectDir: string): Format {
+/** The file's format, and its JSON document when it parsed as JSON (so the format's reader does not parse it again). */
+function detect(file: string, projectDir: string): { format: Format; document?: JsoncDocument } {
   const ext = path.extname(file).toLowerCase();
-  if (ext === '.yaml' || ext === '.yml') return 'kaged';
+  if (ext === '.yaml' || ext === '.yml') return { format: 'kaged' };
   // Codex's file is always config.toml; its reader says when the [mcp_servers] table is missing.
-  if (ext === '.toml') return 'codex';
-  let text: string;
+  if (ext === '.toml') return { format: 'codex' };
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
+  let document: JsoncDocument | undefined;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  let json: unknown;
-  try {
-    json = parseJsonc(text).value;
+    document = parseJsonc(text);
   } catch (error) {
     if (!(error instanceof JsoncSyntaxError)) throw error;
     // A .json file that does not parse is a broken client config: its reader says where.
-    if (ext === '.json') return 'mcp-servers';
+    if (ext === '.json') return { format: 'mcp-servers' };
   }
-  if (pluginBlock(json) !== undefined) return 'kestrel';
+  const json = document?.value;
+  if (pluginBlock(json) !== undefined) return { format: 'kestrel', document: document! };
   const blocks = findServerBlocks(json, projectDir);
-  if (blocks) return blocks.format;
+  if (blocks) return { format: blocks.format, document: document! };
   if (json === undefined) {
+    // Not JSON: YAML then, whose reader takes no more than MAX_YAML_BYTES (it would be slow to find out on more).
+    if (text.length > MAX_YAML_BYTES) throw new ConfigError(file, [], `not JSON, and too large for a kaged project (YAML, at most ${MAX_YAML_BYTES / 1024 / 1024} MiB); ${ACCEPTED}`);
     let doc: unknown;
     try {
       doc = parseYaml(file, text).value;
     } catch {
       throw new ConfigError(file, [], `neither JSON nor YAML; ${ACCEPTED}`);
     }
-    if (isObject(doc) && isObject(doc.mcp)) return 'kaged';
+    if (isObject(doc) && isObject(doc.mcp)) return { format: 'kaged' };
   } else if (isObject(json) && isObject(json.mcp)) {
-    return 'kaged'; // JSON is YAML: a JSON document with an mcp: mapping is a kaged project written in JSON syntax.
+    return { format: 'kaged' }; // JSON is YAML: a JSON document with an mcp: mapping is a kaged project written in JSON syntax.
   }
   throw new ConfigError(file, [], `unrecognised config format; ${ACCEPTED}`);
 }

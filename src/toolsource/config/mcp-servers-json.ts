@@ -5,15 +5,18 @@
 // small and reading them must not load a schema library. Keys a client adds
 // for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
 
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
+import { checkDocument } from './document-check.js';
 import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
-import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
+import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
+import { quote } from './quote.js';
+import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 
@@ -29,6 +32,8 @@ export interface ClientJsonOptions {
    * which `projects` entry of Claude Code's ~/.claude.json applies. Default: the current folder.
    */
   project?: string;
+  /** `file` already parsed, by a caller that read it to tell its format: it is not read twice. */
+  document?: JsoncDocument;
 }
 
 export interface ClientJsonConfig {
@@ -47,20 +52,28 @@ interface ServerBlocks {
   blocks: { at: KeyPath; servers: Record<string, unknown> }[];
 }
 
-/** Reads `file` as JSON with comments; a syntax error is a ConfigError with line and column, never quoting the text. */
+/**
+ * Reads `file` as JSON with comments; a syntax error is a ConfigError with
+ * line and column, never quoting the text. A prototype key (`__proto__`, …)
+ * anywhere is refused like an unknown key.
+ */
 export function readJsoncFile(file: string): JsoncDocument {
-  let text: string;
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
+  let doc: JsoncDocument;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass an existing file with --config`, { cause: error });
-  }
-  try {
-    return parseJsonc(text);
+    doc = parseJsonc(text);
   } catch (error) {
     if (!(error instanceof JsoncSyntaxError)) throw error;
     throw new ConfigError(file, [], `not valid JSON: ${error.reason}`, { line: error.line, column: error.column });
   }
+  return checkedDocument(file, doc);
+}
+
+/** The document, once it has passed the checks every config gets (prototype keys, depth). Throws ConfigError. */
+export function checkedDocument(file: string, doc: JsoncDocument): JsoncDocument {
+  const problem = checkDocument(doc.value);
+  if (problem !== undefined) throw new ConfigError(file, problem.path, problem.detail, { ...doc.locate(problem.path) });
+  return doc;
 }
 
 /**
@@ -89,7 +102,7 @@ export function findServerBlocks(doc: unknown, project: string): ServerBlocks | 
 
 /** Reads a client's JSON config into servers, interpolating `${…}`. Throws ConfigError naming the file, line:column, key path and server. */
 export function readClientJson(file: string, options: ClientJsonOptions = {}): ClientJsonConfig {
-  const doc = readJsoncFile(file);
+  const doc = options.document ? checkedDocument(file, options.document) : readJsoncFile(file);
   const home = options.home ?? os.homedir();
   const project = options.project ?? process.cwd();
   const found = findServerBlocks(doc.value, project);
@@ -137,7 +150,7 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   const urlField = entry.serverUrl !== undefined ? 'serverUrl' : 'url';
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry[urlField] !== undefined;
-  if (hasCommand === hasUrl) throw fail(undefined, 'expected exactly one of "command" (a local server) or "url" (a remote one)');
+  if (hasCommand === hasUrl) throw fail(undefined, `expected exactly one of "command" (a local server) or "url" (a remote one)${hasCommand ? '' : misspeltHint(entry, ENTRY_KEYS, ['command', 'url'])}`);
   const type = entry.type;
   if (type !== undefined && typeof type !== 'string') throw fail('type', 'expected "stdio", "sse" or "http"');
   if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean') throw fail('disabled', 'expected true or false');
@@ -170,8 +183,9 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     const url = resolve(raw, [urlField], false);
     if (unsupported === undefined) {
       if (!URL.canParse(url)) throw fail(urlField, 'expected an absolute http(s) URL');
-      const protocol = new URL(url).protocol;
-      if (protocol !== 'http:' && protocol !== 'https:') throw fail(urlField, `expected http: or https:, got ${protocol}`);
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail(urlField, `expected http: or https:, got ${quote(parsed.protocol, 40)}`);
+      if (hasUserinfo(parsed.href)) throw fail(urlField, `${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${env:TOKEN}"})`);
     }
     const headers = strings('headers', isSecretHeader);
     const transport = type === 'sse' ? 'sse' : type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : undefined;
@@ -205,6 +219,9 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     unsupported,
   };
 }
+
+/** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile'];
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');

@@ -25,7 +25,8 @@ export function resolveProjectDir(root: string, relative: string): ResolvedDir {
   return { ok: true, dir: real };
 }
 
-function inside(root: string, candidate: string): boolean {
+/** `candidate` is `root` or below it (both absolute; compared as written). */
+export function inside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -4,7 +4,7 @@
 // environment, and the values of credential-named headers and variables.
 
 import type { ServerParams } from '../../client/connect.js';
-import { isSecretHeader, isSecretVariable } from './secret-names.js';
+import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import type { SourceServer, ToolSourceConfig } from './types.js';
 
 export const MASK = '***';

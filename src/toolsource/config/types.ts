@@ -27,14 +27,26 @@ export interface SourceServer {
   timeoutMs: number | undefined;
   /** How long the handshake may take, ms (it includes the server's start-up); absent: the client's default (60 s). */
   startupTimeoutMs?: number | undefined;
-  /**
-   * The secret_ref its auth names, for an HTTP server with `auth`: set even
-   * when the value was resolved at load (then params.auth holds it). With
-   * params.auth unset, the tool source asks the host's resolver at start.
-   */
-  secretRef?: { ref: string; type: 'bearer' | 'header'; headerName: string } | undefined;
   /** Set when the server is declared in a form this version cannot start (e.g. `auth.type: oauth`): the reason, said at start. */
   unsupported: string | undefined;
+  /**
+   * The server's auth names a secret (kaged `auth.secret_ref`), set whether
+   * or not the value was resolved at load. When it was, `params.auth` holds it;
+   * when it was not (missing from local.toml and the server disabled, or the
+   * loader's `deferSecrets`), `params.auth` is absent and the host must
+   * resolve `ref` before starting the server, and never start it without.
+   * `type: 'bearer'` sends `Authorization: Bearer <value>`; `'header'` sends
+   * `<headerName>: <value>`.
+   */
+  secretRef?: SecretRef | undefined;
+}
+
+/** A credential a server needs, by reference: `ref` is a dotted path into local.toml `[secrets]` (or the host's own store). */
+export interface SecretRef {
+  ref: string;
+  type: 'bearer' | 'header';
+  /** `Authorization` for bearer. */
+  headerName: string;
 }
 
 /**
@@ -56,8 +68,14 @@ export interface ToolSourceConfig {
   defaultTimeoutMs: number;
   /** Per-agent tool rules by agent name (kaged: `primary`, and each of `subagents`). */
   agents: Readonly<Record<string, AgentToolRules>>;
-  /** Every secret value resolved into the config (secret_ref values): scrubbed from anything shown. */
+  /** Every secret value resolved into the config (secret_ref values, values taken from the environment): scrubbed from anything shown. */
   secrets: readonly string[];
+  /**
+   * Things the loader noticed that are not errors, one sentence each (a kaged
+   * `min_version` that is ignored). Loaders are pure and log nothing: the
+   * host shows or logs these. Absent or empty when there is nothing to say.
+   */
+  diagnostics?: readonly string[];
 }
 
 export const DEFAULT_RESULT_CAP_BYTES = 65_536;

@@ -1,11 +1,14 @@
 // Reads a YAML file into plain values and keeps its node tree, so that an
 // error found later (by the schema, or in a merge) can name the line and
 // column of the key it is about. The only module that imports `yaml`. Does
-// NOT validate anything beyond YAML syntax.
+// NOT validate anything beyond YAML syntax, and the document-wide limits
+// (aliases, depth, prototype keys) every config gets.
 
-import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { ConfigError } from '../../errors.js';
+import { checkDocument } from './document-check.js';
+import { MAX_YAML_BYTES, readConfigText } from './read-text.js';
+import { MAX_QUOTED_CHARS, quote } from './quote.js';
 
 export type KeyPath = readonly (string | number)[];
 
@@ -26,43 +29,92 @@ export interface YamlSource {
   entries(path: KeyPath): [key: string, value: unknown][] | undefined;
 }
 
-/** Reads and parses `file`. A syntax error is a ConfigError quoting the offending line (project YAML holds no secrets: ADR-0011). */
-export function readYamlFile(file: string): YamlSource {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(file, [], `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  return parseYaml(file, text);
+export interface YamlReadOptions {
+  /**
+   * Quote the offending line in a syntax error (cut to 500 characters). True
+   * for the project file, which holds no secrets (ADR-0011); false for a
+   * companion file beside it, which might.
+   */
+  quoteLines: boolean;
 }
 
-export function parseYaml(file: string, text: string): YamlSource {
+/**
+ * How many alias nodes a document may resolve, in all. An alias to an alias
+ * to … (the "billion laughs") expands exponentially; a config uses a few.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/** Reads and parses `file`. Throws ConfigError naming the file, for syntax, an alias problem or a document too deep to read. */
+export function readYamlFile(file: string, options: YamlReadOptions = { quoteLines: true }): YamlSource {
+  return parseYaml(file, readConfigText(file, MAX_YAML_BYTES), options);
+}
+
+export function parseYaml(file: string, text: string, options: YamlReadOptions = { quoteLines: true }): YamlSource {
   const lines = new LineCounter();
   // uniqueKeys (the default) makes a repeated key an error rather than a silent last-one-wins.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const syntax = doc.errors[0];
   if (syntax) {
     const at = lines.linePos(syntax.pos[0]);
-    const source = text.split(/\r?\n/)[at.line - 1] ?? '';
-    throw new ConfigError(file, [], `not valid YAML: ${reasonOf(syntax.message)}: ${JSON.stringify(source.trimEnd())}`, { line: at.line, column: at.col });
+    const reason = reasonOf(syntax.message);
+    const quoted = options.quoteLines ? `: ${quote((text.split(/\r?\n/)[at.line - 1] ?? '').trimEnd())}` : ' (the line is not quoted: the file may hold secrets)';
+    throw new ConfigError(file, [], `not valid YAML: ${reason}${quoted}`, { line: at.line, column: at.col });
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 }) ?? undefined;
-  return {
+  const toJS = (convert: () => unknown): unknown => {
+    try {
+      return convert();
+    } catch (error) {
+      throw conversionError(file, error);
+    }
+  };
+  const value: unknown = toJS(() => doc.toJS({ maxAliasCount: MAX_YAML_ALIASES })) ?? undefined;
+  const source: YamlSource = {
     file,
     value,
     locate: (path) => locate(doc, lines, path),
     entries: (path) => {
       const node = doc.getIn(path, true);
       if (!isMap(node)) return undefined;
-      return node.items.map((pair) => [String(isScalar(pair.key) ? pair.key.value : pair.key), isNode(pair.value) ? pair.value.toJS(doc) : pair.value ?? null]);
+      return node.items.map((pair) => [
+        String(isScalar(pair.key) ? pair.key.value : pair.key),
+        isNode(pair.value) ? toJS(() => (pair.value as Node).toJS(doc, { maxAliasCount: MAX_YAML_ALIASES })) : (pair.value ?? null),
+      ]);
     },
   };
+  const problem = checkDocument(value);
+  if (problem !== undefined) {
+    const where = source.locate(problem.path);
+    throw new ConfigError(file, problem.path, problem.detail, where ? { line: where.line, column: where.column } : {});
+  }
+  return source;
+}
+
+/**
+ * What `yaml` throws while turning the document into values: a ReferenceError
+ * for an alias to no anchor, or for more aliases than MAX_YAML_ALIASES (its
+ * guard against the billion laughs), a RangeError for nesting the conversion
+ * cannot follow. All of them are problems of the file, said as such.
+ */
+function conversionError(file: string, error: unknown): ConfigError {
+  const message = error instanceof Error ? error.message : String(error);
+  let detail: string;
+  if (error instanceof RangeError) detail = 'mappings and lists nested too deeply to read; a config needs a handful of levels';
+  else if (/Excessive alias count/i.test(message)) detail = `the aliases (*name) expand to more than ${MAX_YAML_ALIASES} copies (a "billion laughs" document); write the values out, or use fewer aliases`;
+  else if (/Unresolved alias/i.test(message)) detail = 'an alias (*name) refers to an anchor (&name) that is not set before it; define the anchor first or write the value out';
+  else if (error instanceof ReferenceError || error instanceof TypeError) detail = `cannot read the document's aliases (${cut(message)})`;
+  else throw error;
+  return new ConfigError(file, [], `not valid YAML: ${detail}`, { cause: error });
+}
+
+function cut(text: string): string {
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS - 1)}…` : text;
 }
 
 /** The library's message without the position it appends (we report that as line:column). */
 function reasonOf(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const reason = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  // yaml reports its own stack overflow on deep flow collections as a parse error.
+  return /Maximum call stack size exceeded/.test(reason) ? 'mappings and lists nested too deeply to read; a config needs a handful of levels' : cut(reason);
 }
 
 function locate(doc: Document, lines: LineCounter, path: KeyPath): Location | undefined {

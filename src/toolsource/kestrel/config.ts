@@ -4,14 +4,18 @@
 // neither of command and url, or a field of the wrong type, is skipped with
 // the reason (the host logs it); the rest start. Checked by hand: the shape
 // is small, and a bad server must not stop the others, as a whole-document
-// schema would.
+// schema would. `${NAME}` in a header value is Kestrel's own syntax and is
+// resolved here, once, at load: the transport sends values as written.
 
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
-import { parseJsonc } from '../config/jsonc.js';
+import { isSecretHeader } from '../../util/secret-names.js';
+import { checkDocument } from '../config/document-check.js';
+import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
+import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
+import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
@@ -40,17 +44,28 @@ export interface KestrelConfig {
 
 export const DEFAULT_SAMPLING: KestrelSamplingConfig = { enabled: false, model: undefined, maxTokens: 1024, maxRequestsPerCall: 8 };
 
+export interface KestrelReadOptions {
+  /** The config file's name, for errors. */
+  file?: string;
+  /** The folder a relative `cwd` is taken against (the config file's folder, or the host's working directory). */
+  root?: string;
+  /** Where `${NAME}` in header values is looked up, once, at load. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /** Kestrel's whole config file (`kestrel.config.json`): the plugin's block is read out of it. */
-export function loadKestrelConfigFile(file: string): KestrelConfig {
+export function loadKestrelConfigFile(file: string, options: Pick<KestrelReadOptions, 'env'> = {}): KestrelConfig {
+  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
   let doc: unknown;
   try {
-    doc = parseJsonc(readFileSync(file, 'utf8')).value;
+    doc = parseJsonc(text).value;
   } catch (error) {
-    throw new ConfigError(file, [], `cannot read it as JSON (${(error as Error).message})`, { cause: error });
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw new ConfigError(file, [], `not valid JSON: ${error.reason}`, { line: error.line, column: error.column });
   }
   const block = pluginBlock(doc);
   if (block === undefined) throw new ConfigError(file, ['plugins', 'config', KESTREL_PLUGIN], 'no MCP plugin config here; expected {"plugins": {"config": {"@kestrel/plugin-mcp": {"servers": {...}}}}}');
-  return readKestrelConfig(block, { file, root: path.dirname(path.resolve(file)) });
+  return readKestrelConfig(block, { ...options, file, root: path.dirname(path.resolve(file)) });
 }
 
 /** The plugin's block of a Kestrel config document, if it has one. */
@@ -62,12 +77,19 @@ export function pluginBlock(doc: unknown): unknown {
 /**
  * Reads the plugin's own config object (what the plugin host hands the
  * plugin). `root` resolves a relative `cwd` (the config file's folder, or
- * the host's working directory).
+ * the host's working directory). Every value taken from the environment
+ * for a header, and every credential-named header's value, is in
+ * `source.secrets`.
  */
-export function readKestrelConfig(block: unknown, where: { file?: string; root?: string } = {}): KestrelConfig {
+export function readKestrelConfig(block: unknown, where: KestrelReadOptions = {}): KestrelConfig {
   const file = where.file ?? `${KESTREL_PLUGIN} config`;
   const at = ['plugins', 'config', KESTREL_PLUGIN];
   if (!isObject(block)) throw new ConfigError(file, at, 'expected an object with "servers"');
+  // A prototype key (or a hostile depth) anywhere is the whole file's problem, not one server's: said before anything is read.
+  const problem = checkDocument(block);
+  if (problem !== undefined) throw new ConfigError(file, [...at, ...problem.path], problem.detail);
+  const env = where.env ?? process.env;
+  const secrets = new Set<string>();
   const entries = block.servers === undefined ? {} : block.servers;
   if (!isObject(entries)) throw new ConfigError(file, [...at, 'servers'], 'expected an object mapping server names to {command, args} or {url, headers}');
   const root = where.root ?? process.cwd();
@@ -75,7 +97,7 @@ export function readKestrelConfig(block: unknown, where: { file?: string; root?:
   const approvals = new Map<string, Approval>();
   const skipped: { server: string; reason: string }[] = [];
   for (const [name, entry] of Object.entries(entries)) {
-    const read = readServer(name, entry, root);
+    const read = readServer(name, entry, root, { env, secrets });
     if (typeof read === 'string') skipped.push({ server: name, reason: read });
     else {
       servers.push(read.server);
@@ -83,20 +105,28 @@ export function readKestrelConfig(block: unknown, where: { file?: string; root?:
     }
   }
   return {
-    source: { file, format: 'kestrel', projectRoot: root, servers, resultCapBytes: Number.MAX_SAFE_INTEGER, defaultTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, agents: {}, secrets: [] },
+    source: { file, format: 'kestrel', projectRoot: root, servers, resultCapBytes: Number.MAX_SAFE_INTEGER, defaultTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, agents: {}, secrets: [...secrets] },
     approvals,
     sampling: readSampling(file, [...at, 'sampling'], block.sampling),
     skipped,
   };
 }
 
+/** The keys a Kestrel server takes, for a "did you mean" when neither command nor url is there. */
+const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs'];
+
+interface ReadContext {
+  env: Readonly<Record<string, string | undefined>>;
+  secrets: Set<string>;
+}
+
 /** One server, or why it is skipped. */
-function readServer(name: string, entry: unknown, root: string): { server: SourceServer; approval: Approval } | string {
+function readServer(name: string, entry: unknown, root: string, ctx: ReadContext): { server: SourceServer; approval: Approval } | string {
   if (!isObject(entry)) return 'expected an object with "command" or "url"';
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand && hasUrl) return 'sets both "command" and "url"; a server is either local (command) or remote (url)';
-  if (!hasCommand && !hasUrl) return 'sets neither "command" nor "url"';
+  if (!hasCommand && !hasUrl) return `sets neither "command" nor "url"${misspeltHint(entry, SERVER_KEYS, ['command', 'url'])}`;
   const approval = entry.approval ?? 'ask';
   if (approval !== 'ask' && approval !== 'auto') return `"approval" must be "ask" or "auto", got ${JSON.stringify(approval)}`;
   const timeoutMs = entry.timeoutMs;
@@ -105,10 +135,10 @@ function readServer(name: string, entry: unknown, root: string): { server: Sourc
   let params: ServerParams;
   if (hasUrl) {
     if (typeof entry.url !== 'string' || !URL.canParse(entry.url) || !/^https?:$/.test(new URL(entry.url).protocol)) return '"url" must be an absolute http(s) URL';
-    const headers = stringMap(entry.headers);
-    if (headers === undefined) return '"headers" must be an object of strings';
-    // `${NAME}` in header values is resolved, and a header that resolves to empty dropped, by the transport (T4).
-    params = { transport: 'streamable-http', url: entry.url, headers, server: name };
+    if (hasUserinfo(entry.url)) return `"url": ${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${TOKEN}"})`;
+    const raw = stringMap(entry.headers);
+    if (raw === undefined) return '"headers" must be an object of strings';
+    params = { transport: 'streamable-http', url: entry.url, headers: resolveHeaders(raw, ctx), server: name };
   } else {
     if (typeof entry.command !== 'string' || entry.command === '') return '"command" must be a non-empty string';
     const args = entry.args ?? [];
@@ -133,6 +163,34 @@ function readServer(name: string, entry: unknown, root: string): { server: Sourc
     approval,
   };
 }
+
+/**
+ * Kestrel: "${NAME} in a header value is replaced with that environment
+ * variable. A header that resolves to the empty string is dropped, so an
+ * unset token never turns into Authorization:". A header with any `${NAME}`
+ * that is unset or empty is dropped whole (`Bearer ${TOKEN}` must not go out
+ * as `Bearer `). One pass: a value taken from the environment is never
+ * scanned again, so a `${…}` inside it stays as it is.
+ */
+function resolveHeaders(raw: Record<string, string>, ctx: ReadContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [header, template] of Object.entries(raw)) {
+    let missing = false;
+    const taken: string[] = [];
+    const value = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
+      const found = ctx.env[variable];
+      if (found === undefined || found.trim() === '') missing = true;
+      else taken.push(found);
+      return found ?? '';
+    });
+    if (missing || value.trim() === '') continue;
+    headers[header] = value;
+    for (const secret of taken) ctx.secrets.add(secret);
+    if (taken.length > 0 || isSecretHeader(header)) ctx.secrets.add(value);
+  }
+  return headers;
+}
+
 
 function stringMap(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return {};

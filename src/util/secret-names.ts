@@ -1,6 +1,8 @@
-// Which configured names carry credentials, so that their values are masked
-// in anything shown (T4: "Secret values never appear in any log, error or
-// diagnostic"). A name test, not a value test: a token looks like any string.
+// The one rule for which configured names carry credentials, so that their
+// values are masked in anything shown and scrubbed from errors (the config
+// readers, `config show`, the HTTP transports; T4: "Secret values never
+// appear in any log, error or diagnostic"). A name test, not a value test: a
+// token looks like any string.
 
 const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
 const SECRET_VARIABLE = /key|token|secret|password|passwd|credential|auth|cookie|session/i;
