@@ -5,7 +5,8 @@
 // own store; every error that leaves is scrubbed.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ClosedError, ConfigError, McpClientError, TimeoutError } from '../src/errors.js';
@@ -14,7 +15,8 @@ import type { SourceServer } from '../src/toolsource/config/types.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
 import type { ToolCallEvent } from '../src/toolsource/tool-source.js';
 import { restartableEverything } from './helpers/everything-restartable.js';
-import { tempLog } from './helpers/temp.js';
+import { tempDir, tempLog } from './helpers/temp.js';
+import { openToolSource } from '../src/toolsource/tool-source.js';
 import { configOf, fixtureServer, ManualClock, openForTest, stateOf } from './helpers/toolsource.js';
 
 const LEAKY = fileURLToPath(new URL('./fixtures/leaky-server.mjs', import.meta.url));
@@ -305,5 +307,36 @@ describe('#16 items 6, 7: remote servers that drop or restart, against the real 
     await source.restart('live');
     assert.equal(source.status()[0]!.state, 'ready');
     assert.match((await source.call('mcp.live.echo', { message: 'three' })).result.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), /three/);
+  });
+});
+
+describe('#16 item 12 end to end, and restarts on real clocks', () => {
+  test('a kaged project whose secret_ref is in no local.toml opens with a host resolver, and the server gets the value', async (t) => {
+    const canary = 'canary-vault-91e0c3aa';
+    const fixture = await startHttpFixture(t);
+    const dir = tempDir(t, 'kaged-vault');
+    const project = path.join(dir, 'kaged.yaml');
+    writeFileSync(project, `mcp:\n  remote:\n    transport: streamable-http\n    url: ${fixture.url}\n    auth:\n      type: bearer\n      secret_ref: vault.remote\n`);
+    await assert.rejects(openToolSource({ project }), (e: unknown) => e instanceof ConfigError && /vault\.remote/.test(e.message) && !e.message.includes(canary), 'without a resolver the load refuses');
+    const source = await openToolSource({ project, resolveSecret: (ref) => (ref === 'vault.remote' ? canary : undefined) });
+    t.after(() => source.close());
+    await source.tools();
+    assert.equal(source.status()[0]!.state, 'ready');
+    assert.equal(fixture.requests[0]!.headers.authorization, `Bearer ${canary}`);
+    assert.ok(!JSON.stringify(source.status()).includes(canary));
+  });
+
+  test('on the real clock, restarts come no earlier than the policy says (100 ms, 200 ms, 400 ms), then failed', async (t) => {
+    const log = tempLog(t, 'ts');
+    const source = await openForTest(t, { restart: { initialMs: 100, maxFailures: 4 }, config: configOf([fixtureServer('flaky', { TS_LOG: log, TS_CRASH_AT_START: '1' })]) });
+    const startsAt: number[] = [];
+    source.on('server-state', (s) => s.state === 'starting' && startsAt.push(performance.now()));
+    await source.tools();
+    await stateOf(source, 'flaky', 'failed', 20_000);
+    assert.equal(starts(log), 4);
+    const gaps = startsAt.slice(1).map((at, i) => at - startsAt[i]!);
+    assert.equal(gaps.length, 3);
+    [100, 200, 400].forEach((floor, i) => assert.ok(gaps[i]! >= floor - 5, `restart ${i + 1} came ${gaps[i]!.toFixed(0)} ms after the one before; the policy says ${floor} ms`));
+    t.diagnostic(`real-clock gaps between starts: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms (policy 100, 200, 400)`);
   });
 });

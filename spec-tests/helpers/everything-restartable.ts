@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { everythingServerPath, freePort } from './interop.js';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { everythingServerPath, freePort, RESERVED_PORTS } from './interop.js';
 
 const BIND_LOOPBACK = fileURLToPath(new URL('../fixtures/bind-loopback.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,6 +26,11 @@ export interface RestartableEverything {
 
 export async function restartableEverything(t: TestContext, mode: 'streamableHttp' | 'sse'): Promise<RestartableEverything> {
   const port = await freePort();
+  // Held for the test's life: between a kill and the next start the port is free, and no other test may take it.
+  const reservation = path.join(RESERVED_PORTS, String(port));
+  mkdirSync(RESERVED_PORTS, { recursive: true });
+  writeFileSync(reservation, String(process.pid));
+  t.after(() => rmSync(reservation, { force: true }));
   let child: ChildProcess | undefined;
   let out = '';
   const all = new Set<ChildProcess>();

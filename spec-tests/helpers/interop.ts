@@ -4,7 +4,10 @@
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -48,13 +51,22 @@ export async function connectRealServer(t: TestContext, argv: string[], server: 
   };
 }
 
+/**
+ * Ports that a test keeps across a restart of its server (everything-restartable.ts): free for a
+ * moment between the kill and the new start, when the OS may hand them to another test file's
+ * freePort(). A file per port in a folder every test process shares; freePort() skips them.
+ */
+export const RESERVED_PORTS = path.join(os.tmpdir(), 'mcpwire-reserved-ports');
+
 /** A port on 127.0.0.1 that nothing listens on (taken from the OS, then released for a child or a refusal test). */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let attempt = 0; ; attempt++) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    if (attempt >= 20 || !existsSync(path.join(RESERVED_PORTS, String(port)))) return port;
+  }
 }
 
 /** The first content block of a tool result, which must be text. */
