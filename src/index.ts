@@ -55,7 +55,8 @@ export {
   type Tool,
   type ToolAnnotations,
 } from './client/results.js';
-export { connect, connectStdio, createTransport, type ServerParams } from './client/connect.js';
+export { connect, connectStdio, createTransport, type CommonServerParams, type ServerParams } from './client/connect.js';
+export type { ConnectedEra, ProtocolEra } from './client/era.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';

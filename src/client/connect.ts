@@ -6,13 +6,22 @@ import { SseTransport, type SseTransportOptions } from '../transport/sse.js';
 import { StdioTransport, type StdioTransportOptions } from '../transport/stdio.js';
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
+import type { ProtocolEra } from './era.js';
 import { McpClient, type ConnectOptions, type McpClientOptions } from './client.js';
 
+/** What every server description may say, whatever its transport. */
+export interface CommonServerParams {
+  /** Which protocol era to speak (#17; see era.ts). Default: decided by the client (see McpClientOptions). */
+  protocolEra?: ProtocolEra;
+}
+
 /** A server to connect to, by transport. */
-export type ServerParams =
-  | ({ transport: 'stdio' } & StdioTransportOptions)
-  | ({ transport: 'sse' } & SseTransportOptions)
-  | ({ transport: 'streamable-http'; fallbackToSse?: boolean } & StreamableHttpTransportOptions);
+export type ServerParams = CommonServerParams &
+  (
+    | ({ transport: 'stdio' } & StdioTransportOptions)
+    | ({ transport: 'sse' } & SseTransportOptions)
+    | ({ transport: 'streamable-http'; fallbackToSse?: boolean } & StreamableHttpTransportOptions)
+  );
 
 export function createTransport(params: ServerParams): Transport {
   switch (params.transport) {

@@ -1,0 +1,16 @@
+// Which MCP protocol era a connection speaks (#17): the 2025 revisions'
+// `initialize` handshake ("legacy"), or 2026-07-28's discovery and
+// per-request metadata ("modern"). Chosen per server and decided once; the
+// type lives here so the config readers, the CLI and the client agree on it.
+
+/**
+ * - `'auto'`: follow the specification's backward-compatibility procedure
+ *   (probe, then fall back to the 2025 handshake); the verdict is cached.
+ * - `'legacy'`: the 2025 `initialize` handshake only.
+ * - `'modern'`: 2026-07-28 only; a server that does not speak it fails.
+ * - `{ version }`: exactly that protocol version (its era follows from it).
+ */
+export type ProtocolEra = 'auto' | 'legacy' | 'modern' | { version: string };
+
+/** The era a connection ended up speaking. */
+export type ConnectedEra = 'legacy' | 'modern';
