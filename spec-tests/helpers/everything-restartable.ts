@@ -8,11 +8,10 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { everythingServerPath, freePort, RESERVED_PORTS } from './interop.js';
+import { everythingServerPath, freePort, RESERVED_PORTS, untilListening } from './interop.js';
 
 const BIND_LOOPBACK = fileURLToPath(new URL('../fixtures/bind-loopback.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const READY_MS = 20_000;
 
 export interface RestartableEverything {
   port: number;
@@ -54,22 +53,7 @@ export async function restartableEverything(t: TestContext, mode: 'streamableHtt
       child = c;
       c.stdout!.setEncoding('utf8');
       c.stdout!.on('data', (chunk: string) => (out += chunk));
-      let stderr = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
-        c.stderr!.setEncoding('utf8');
-        c.stderr!.on('data', (chunk: string) => {
-          stderr += chunk;
-          if (/listening|running/i.test(stderr)) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        c.once('exit', (code, signal) => {
-          clearTimeout(timer);
-          reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
-        });
-      });
+      await untilListening(c, mode);
     },
   };
   await server.start();

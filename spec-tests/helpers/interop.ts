@@ -100,8 +100,14 @@ export async function startEverythingHttp(t: TestContext, mode: 'streamableHttp'
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited(child);
   });
+  await untilListening(child, mode);
+  return { port, child, stdout: () => stdout };
+}
+
+/** Resolves once server-everything (spawned with stderr piped) says it listens; rejects if it exits first or takes past READY_MS. */
+export function untilListening(child: ChildProcess, mode: string): Promise<void> {
   let stderr = '';
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready within ${READY_MS} ms; stderr:\n${stderr}`)), READY_MS);
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -116,5 +122,4 @@ export async function startEverythingHttp(t: TestContext, mode: 'streamableHttp'
       reject(new Error(`server-everything ${mode} exited (${code ?? signal}) before it was ready; stderr:\n${stderr}`));
     });
   });
-  return { port, child, stdout: () => stdout };
 }
