@@ -7,57 +7,20 @@
 // needs one skips, saying so, where it is absent).
 
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { missingReason, nodeBinary } from '../tools/node-versions/index.mjs';
+import { install, installNode, NPX_CLI, pack, ROOT, run, show, TSC, TYPES_ROOT } from './helpers/consumer-package.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(import.meta.url);
 /** What `npm install <tarball>` may bring: mcpwire and its runtime dependencies (cross-spawn's own four; zod, yaml and smol-toml for config files). */
 const EXPECTED_PACKAGES = ['cross-spawn', 'eventsource-parser', 'isexe', 'mcpwire', 'path-key', 'shebang-command', 'shebang-regex', 'smol-toml', 'which', 'yaml', 'zod'];
 const RUNNING_MAJOR = Number(process.versions.node.split('.')[0]);
-/** package.json engines (>=22.12): npm on an older Node warns, rightly, so installs run on a supported one. */
-const installNode = RUNNING_MAJOR >= 22 ? process.execPath : nodeBinary(22);
-/** npm's own entry scripts, run on the Node chosen for each step. */
-const NPM_BIN = process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath) ? path.dirname(process.env.npm_execpath) : path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin');
-const NPM_CLI = path.join(NPM_BIN, 'npm-cli.js');
-const NPX_CLI = path.join(NPM_BIN, 'npx-cli.js');
 
 /** Every Node to run the consumer on: this one, and 22 and 24 where they can be had. */
 const NODES = [...new Set([RUNNING_MAJOR, 22, 24])].sort((a, b) => a - b).map((major) => ({ major, bin: nodeBinary(major) }));
-
-/**
- * A lock for the consumer project, so that an offline install finds every
- * package in the npm cache: npm ci caches the tarballs of the repo's lock by
- * integrity, but not the registry's package documents an unlocked install
- * would ask for. Its runtime entries are the repo lock's non-dev ones: the
- * versions the tests ran against.
- */
-function consumerLock(tgz: string): unknown {
-  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Record<string, unknown>> };
-  const { name, version, dependencies, engines, bin, license } = lock.packages['']!;
-  const packages: Record<string, unknown> = {
-    '': { name: 'consumer', version: '1.0.0', dependencies: { [name as string]: `file:${tgz}` } },
-    'node_modules/mcpwire': { version, resolved: `file:${tgz}`, license, dependencies, engines, bin },
-  };
-  for (const [where, entry] of Object.entries(lock.packages)) if (where !== '' && !entry.dev && !entry.devOptional) packages[where] = entry;
-  return { name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
-}
-
-function run(bin: string, args: string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
-  // PATH starts with the chosen Node's folder, so a `node` the package spawns (the demo's server) is that Node too.
-  const env = { ...process.env, PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
-  return spawnSync(bin, args, { cwd, encoding: 'utf8', timeout, env });
-}
-
-function show(r: SpawnSyncReturns<string>): string {
-  return `exit ${r.status}${r.error ? ` (${r.error.message})` : ''}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
-}
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-consumer-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -72,10 +35,10 @@ describe('the published package, as a consumer installs and uses it', { skip: in
 
   test('npm pack: dist, types, the CLI and the example server; no tests, fixtures, benchmarks or TypeScript sources', (t) => {
     // With its scripts: prepack keeps prepare out of the packed package.json (and its build is a no-op, dist/ being current).
-    const pack = run(installNode!, [NPM_CLI, 'pack', '--json', '--pack-destination', work], ROOT);
-    assert.equal(pack.status, 0, show(pack));
-    const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }[];
-    tarball = path.join(work, info!.filename);
+    const packed = pack(work);
+    assert.equal(packed.result.status, 0, show(packed.result));
+    const info = packed.info;
+    tarball = packed.tarball!;
     t.diagnostic(`tarball ${info!.filename}: ${info!.entryCount} files, ${(info!.size / 1024).toFixed(1)} kB packed, ${(info!.unpackedSize / 1024).toFixed(1)} kB unpacked`);
     const files = info!.files.map((f) => f.path);
     const stray = files.filter((f) => /\.test\.|(^|\/)(fixtures|bench|spec-tests|conformance\/.*\.jsonl|testing)(\/|$)|^src\//.test(f) || (/\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f)));
@@ -87,12 +50,9 @@ describe('the published package, as a consumer installs and uses it', { skip: in
 
   test('npm install <tarball>, offline from the cache: no warning, and only mcpwire and its runtime dependencies', () => {
     assert.ok(tarball, 'packed first');
-    mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(consumerLock(tarball)));
-    const install = run(installNode!, [NPM_CLI, 'install', '--offline', '--no-audit', '--no-fund', tarball], project);
-    assert.equal(install.status, 0, show(install));
-    assert.doesNotMatch(install.stderr, /warn/i, show(install));
+    const installing = install(project, tarball);
+    assert.equal(installing.status, 0, show(installing));
+    assert.doesNotMatch(installing.stderr, /warn/i, show(installing));
     const installed = readdirSync(path.join(project, 'node_modules')).filter((name) => !name.startsWith('.'));
     assert.deepEqual(installed.sort(), EXPECTED_PACKAGES);
     const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules', 'mcpwire', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
@@ -161,8 +121,6 @@ export async function main(): Promise<string> {
   }
 }
 `;
-  const tsc = require.resolve('typescript/bin/tsc');
-  const typesRoot = path.join(ROOT, 'node_modules', '@types');
   const resolutions = [
     { name: 'module nodenext', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
     { name: 'moduleResolution bundler', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
@@ -175,11 +133,11 @@ export async function main(): Promise<string> {
       writeFileSync(path.join(dir, 'main.ts'), ts);
       // A Node consumer has @types/node; the repo's copy stands in for theirs. skipLibCheck off: mcpwire's own .d.ts are checked too.
       const tsconfig = {
-        compilerOptions: { ...compilerOptions, target: 'es2022', lib: ['es2023', 'esnext.disposable'], strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, noEmit: true, types: ['node'], typeRoots: [typesRoot] },
+        compilerOptions: { ...compilerOptions, target: 'es2022', lib: ['es2023', 'esnext.disposable'], strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, noEmit: true, types: ['node'], typeRoots: [TYPES_ROOT] },
         files: ['main.ts'],
       };
       writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-      const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+      const r = run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
       assert.equal(r.status, 0, show(r));
     });
   }
