@@ -209,6 +209,15 @@ describe('#16 item 13: the host\'s lifecycle API and events, in Kestrel\'s names
     await assert.rejects(mcp.disable('nope'), UnknownToolError);
     await assert.rejects(mcp.restart('nope'), UnknownToolError);
   });
+
+  test("18: the service's call() of a misspelt tool names it and its nearest in Kestrel's own names", async (t) => {
+    const { mcp } = await open(t, { servers: { docs: fixture({ TS_TOOLS: 'echo,mixed' }), other: fixture({ TS_TOOLS: 'echo' }) } });
+    const error = await mcp.call('docs', 'ech').catch((e: unknown) => e);
+    assert.ok(error instanceof UnknownToolError, String(error));
+    assert.equal(error.tool, 'mcp__docs__ech');
+    assert.deepEqual(error.suggestions, ['mcp__docs__echo']);
+    assert.doesNotMatch(error.message, /mcp\.docs|mcp__other__/, 'one naming scheme, and only the server it named');
+  });
 });
 
 describe('#16 item 13: execute() answers transport failures and timeouts as a result the model reads', () => {

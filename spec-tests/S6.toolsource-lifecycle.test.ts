@@ -56,6 +56,8 @@ describe('#16 item 4: availability that does not lie', () => {
     assert.deepEqual(changes.map((c) => [c.server, c.added, c.removed]), [['one', [], ['mcp.one.echo', 'mcp.one.exit']]]);
     // Its tools are known, so a call names the server's state, not an unknown tool.
     await assert.rejects(source.call('mcp.one.echo'), (e: unknown) => e instanceof ClosedError && e.reason === 'unavailable' && /marked failed/.test(e.message));
+    const one = source.status().find((s) => s.key === 'one')!;
+    assert.deepEqual([one.calls, one.errors], [2, 2], 'the refused call counts as a failed call');
     source.enable('one');
     assert.deepEqual((await source.tools()).map((d) => d.name), ['mcp.one.echo', 'mcp.one.exit', 'mcp.two.echo']);
     assert.deepEqual(changes.at(-1)!.added, ['mcp.one.echo', 'mcp.one.exit']);
@@ -164,7 +166,8 @@ describe('#16 items 2, 8, 12: credentials', () => {
 describe('#16 item 9: a start has a deadline', () => {
   test('a server that hangs in its handshake fails its start at the deadline (timeout), and its process is gone', async (t) => {
     const log = tempLog(t, 'ts');
-    const source = await openForTest(t, { startupTimeoutMs: 300, config: configOf([fixtureServer('hung', { TS_LOG: log, TS_INIT_DELAY_MS: '60000' })]) });
+    // Long enough for the child to log its pid on a loaded machine; far short of its 60 s delay.
+    const source = await openForTest(t, { startupTimeoutMs: 1_500, config: configOf([fixtureServer('hung', { TS_LOG: log, TS_INIT_DELAY_MS: '60000' })]) });
     await source.tools();
     const status = source.status()[0]!;
     assert.equal(status.state, 'restarting');
@@ -180,8 +183,8 @@ describe('#16 item 9: a start has a deadline', () => {
   });
 
   test("tools({ deadlineMs }) lists what is ready by then; the hung server goes on starting and its tools arrive with tools-changed", async (t) => {
-    const source = await openForTest(t, { config: configOf([fixtureServer('fast'), fixtureServer('slow', { TS_INIT_DELAY_MS: '1500' })]) });
-    const listed = await source.tools({ deadlineMs: 400 });
+    const source = await openForTest(t, { config: configOf([fixtureServer('fast'), fixtureServer('slow', { TS_INIT_DELAY_MS: '5000' })]) });
+    const listed = await source.tools({ deadlineMs: 2_500 });
     assert.deepEqual(listed.map((d) => d.name), ['mcp.fast.echo']);
     assert.equal(source.status().find((s) => s.key === 'slow')!.state, 'starting');
     const arrived = new Promise<ToolsChange>((resolve) => source.on('tools-changed', (c) => c.server === 'slow' && resolve(c)));
@@ -197,7 +200,9 @@ describe('#16 item 10: reload', () => {
     const inFlight = source.call('mcp.same.echo', { text: 'still here' });
     const changes: ToolsChange[] = [];
     source.on('tools-changed', (c) => changes.push(c));
-    const report = await source.reload(configOf([fixtureServer('same', { TS_TOOLS: 'echo,slow' }), fixtureServer('changed', { MARK: 'b' }), fixtureServer('new')]));
+    const states: string[] = [];
+    source.on('server-state', (s) => states.push(`${s.key}:${s.state}`));
+    const report = await source.reload(configOf([fixtureServer('new'), fixtureServer('same', { TS_TOOLS: 'echo,slow' }), fixtureServer('changed', { MARK: 'b' })]));
     assert.deepEqual(report, { added: ['new'], removed: ['gone'], restarted: ['changed'], unchanged: ['same'] });
     assert.equal((await inFlight).result.content[0]!.type, 'text');
     const after = new Map(source.status().map((s) => [s.key, s]));
@@ -207,7 +212,10 @@ describe('#16 item 10: reload', () => {
     assert.equal(after.get('new')!.state, 'ready', "the source starts at startup, so an added server starts at reload");
     assert.equal(after.has('gone'), false);
     await until(() => !isAlive(pids.get('gone')!), 'the removed server to exit');
-    assert.ok(changes.some((c) => c.server === 'gone' && c.removed.includes('mcp.gone.echo')));
+    assert.deepEqual(changes.map((c) => [c.server, c.added, c.removed]), [['gone', [], ['mcp.gone.echo']], ['new', ['mcp.new.echo'], []]], 'the restarted server found the same tools: nothing to say about it');
+    assert.ok(!states.includes('changed:closed'), `a restarted server is not reported closed (${states.join(', ')})`);
+    assert.ok(states.includes('gone:closed'), 'a removed one is');
+    assert.deepEqual(source.status().map((s) => s.key), ['new', 'same', 'changed'], "status() in the new config's order");
     assert.deepEqual((await source.tools()).map((d) => d.name), ['mcp.changed.echo', 'mcp.new.echo', 'mcp.same.echo', 'mcp.same.slow']);
   });
 
@@ -249,6 +257,9 @@ describe('#16 item 13: the per-call hook and counters', () => {
     const capped = await source.call('mcp.one.big', { bytes: 5_000 });
     assert.equal(capped.truncated, true);
     await assert.rejects(source.call('mcp.one.hang', {}, { timeoutMs: 100 }), TimeoutError);
+    await source.disable('one');
+    await assert.rejects(source.call('mcp.one.echo', { text: 'hi' }), ClosedError);
+    assert.deepEqual(events.splice(3).map((e) => [e.tool, e.error?.constructor.name]), [['echo', 'ClosedError']], 'a call refused as unavailable is told too');
     assert.deepEqual(events.map((e) => [e.tool, e.truncated, e.error?.constructor.name ?? null]), [['echo', false, null], ['big', true, null], ['hang', false, 'TimeoutError']]);
     assert.ok(events.every((e) => e.server === 'one' && e.ms >= 0 && /^\d{4}-\d\d-\d\d$/.test(e.era ?? '')), 'server, time and era on each');
     assert.ok(events[1]!.bytes >= 5_000, `bytes are the size before the cap (got ${events[1]!.bytes})`);

@@ -247,7 +247,8 @@ export class ServerSupervisor {
   run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
     // The common case, a ready server and no queue, adds one promise to the call and nothing else.
     if (!serialize && this.state === 'ready') return this.counted(job(this.client!));
-    const attempt = () => this.ready().then((client) => this.counted(job(client)));
+    // A call refused because the server cannot take it (restarting, failed, disabled) counts as a call that failed.
+    const attempt = () => this.ready().then((client) => this.counted(job(client)), this.countRefusal);
     if (!serialize) return attempt();
     const result = this.queue.then(attempt, attempt);
     this.queue = result.catch(() => {});
@@ -258,6 +259,11 @@ export class ServerSupervisor {
     this.calls++;
     return call.then(undefined, this.countError);
   }
+
+  private readonly countRefusal = (error: unknown): never => {
+    this.calls++;
+    return this.countError(error);
+  };
 
   private readonly countError = (error: unknown): never => {
     this.errors++;
@@ -516,10 +522,25 @@ export class ServerSupervisor {
 
   private setState(state: ServerState): void {
     this.state = state;
+    if (this.retired) return;
     // A call in these states fails at once, so its tools are not offered; idle and starting
     // servers are (a call waits for the start), so a host's restart() withdraws nothing.
     if (WITHDRAWN.has(state)) this.options.onUnavailable?.();
     this.options.onState(this.status());
+  }
+
+  /** Set by retire(): a supervisor a reload replaced says nothing more to the host. */
+  private retired = false;
+
+  /**
+   * Closes a supervisor that a reload replaces with a new one for the same
+   * key: the host hears the new one's states and tools, not this one's
+   * closing (which would say `closed`, and withdraw tools the new one is
+   * about to register again).
+   */
+  retire(): Promise<void> {
+    this.retired = true;
+    return this.close();
   }
 
   /** The typed error a call gets while the server cannot take it. */

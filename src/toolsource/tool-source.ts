@@ -33,8 +33,8 @@ export interface ToolSourceOptions {
   /**
    * What a stdio server inherits (ADR-0043 §3): 'merge' (default) puts its
    * `env` over the host's whole environment; 'safe' passes only HOME,
-   * LOGNAME, PATH, SHELL, TERM, USER (and the platform's equivalents) plus
-   * its own `env`.
+   * LOGNAME, PATH, SHELL, TERM, USER, LANG, TMPDIR, TZ (and the Windows
+   * equivalents) plus its own `env`.
    */
   serverEnvironment?: 'merge' | 'safe';
   /** Restart policy (S2). Default: 1 s doubling to 60 s, failed after 5 in a row, recovered after 60 s up. */
@@ -402,18 +402,13 @@ export class ToolSource {
     const next = new Map(config.servers.map((server) => [server.key, server]));
     const stopping: Promise<void>[] = [];
     const starting: ServerSupervisor[] = [];
-    const retire = (key: string) => {
-      const old = this.supervisors.get(key)!;
-      const state = old.status().state;
-      this.supervisors.delete(key);
-      this.lastKnown.delete(key);
-      stopping.push(old.close());
-      this.announce(this.registry.setServerTools(key, [], this.filters.get(key) ?? compileFilter(before.get(key)!.tools)));
-      return state;
-    };
-    for (const key of before.keys()) {
+    const supervisors = new Map<string, ServerSupervisor>();
+    for (const [key, old] of before) {
       if (next.has(key)) continue;
-      retire(key);
+      // Removed: closed (the host hears it `closed`, its last state), its tools withdrawn.
+      stopping.push(this.supervisors.get(key)!.close());
+      this.lastKnown.delete(key);
+      this.announce(this.registry.setServerTools(key, [], this.filters.get(key) ?? compileFilter(old.tools)));
       this.filters.delete(key);
       report.removed.push(key);
     }
@@ -423,21 +418,30 @@ export class ToolSource {
     this.tellNotes(config);
     for (const [key, server] of next) {
       const old = before.get(key);
+      const running = old === undefined ? undefined : this.supervisors.get(key)!;
       if (old !== undefined && sameServer(old, server)) {
+        supervisors.set(key, running!);
         report.unchanged.push(key);
         continue;
       }
-      const wasRunning = old !== undefined && ['starting', 'ready', 'reconnecting', 'restarting'].includes(retire(key));
+      const wasRunning = running !== undefined && ['starting', 'ready', 'reconnecting', 'restarting'].includes(running.status().state);
+      if (running) stopping.push(running.retire());
       const supervisor = this.supervise(server, config);
-      this.supervisors.set(key, supervisor);
+      supervisors.set(key, supervisor);
       if (old === undefined) {
         report.added.push(key);
         if (this.options.start === 'startup') starting.push(supervisor);
       } else {
         report.restarted.push(key);
-        if (wasRunning) starting.push(supervisor);
+        // Started again: its discovery replaces what it registered, so a host hears only what differs.
+        // Not started again (off now, or it was idle): what it registered goes.
+        if (wasRunning && !server.disabled && server.tools.enabled) starting.push(supervisor);
+        else this.announce(this.registry.setServerTools(key, [], this.filters.get(key)!));
       }
     }
+    // In the new config's order, as status() lists them.
+    this.supervisors.clear();
+    for (const [key, supervisor] of supervisors) this.supervisors.set(key, supervisor);
     await Promise.allSettled(stopping);
     await Promise.allSettled(starting.map((s) => s.ready()));
     return report;
@@ -485,7 +489,9 @@ export class ToolSource {
   private async discoverFor(name: string): Promise<ToolDefinition> {
     // A tool of a server that is not ready now (withdrawn) is not unknown: its server's state is the answer.
     const withdrawn = this.withdrawn().find((d) => d.name === name || d.alias === name);
-    const key = withdrawn?.mcp_server ?? [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
+    // Dispatched: its server refuses it with its state (unavailable), counted and told to onCall like any failed call.
+    if (withdrawn) return withdrawn;
+    const key = [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
     const supervisor = key === undefined ? undefined : this.supervisors.get(key)!;
     try {
       if (supervisor) await supervisor.ready();

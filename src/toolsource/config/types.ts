@@ -25,7 +25,7 @@ export interface SourceServer {
   disabled: boolean;
   /** Per-call timeout for this server's tools, ms; undefined: the daemon default. */
   timeoutMs: number | undefined;
-  /** How long the handshake may take, ms (it includes the server's start-up); absent: the client's default (60 s). */
+  /** The deadline for one start (spawn or connect, initialize, tools/list), ms; absent: the tool source's startupTimeoutMs, else 30 s (DEFAULT_STARTUP_TIMEOUT_MS). */
   startupTimeoutMs?: number | undefined;
   /** Set when the server is declared in a form this version cannot start (e.g. `auth.type: oauth`): the reason, said at start. */
   unsupported: string | undefined;

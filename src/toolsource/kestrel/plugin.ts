@@ -15,7 +15,8 @@
 
 import type { RequestHandler } from '../../client/connection.js';
 import type { CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource } from '../../client/results.js';
-import { ConfigError, McpClientError, TimeoutError } from '../../errors.js';
+import { ConfigError, McpClientError, TimeoutError, UnknownToolError } from '../../errors.js';
+import { unknownToolError } from '../unknown-tool.js';
 import { assignNames, sanitize } from '../naming.js';
 import type { Clock, RestartPolicy, ServerStatus } from '../supervisor.js';
 import { openToolSource, type ToolSource } from '../tool-source.js';
@@ -77,7 +78,7 @@ export interface KestrelToolResult {
    * Why the call did not complete, for the host (the model reads `content`):
    * the server died or is unavailable (ClosedError), no answer in time
    * (TimeoutError), a broken answer (ProtocolError), a JSON-RPC error
-   * (RpcError), a tool no longer offered (ConfigError).
+   * (RpcError), a tool no longer offered (UnknownToolError).
    */
   error?: McpClientError;
 }
@@ -189,7 +190,7 @@ export class KestrelMcp {
       config: this.config.source,
       serializeCalls: true,
       // Suggestions for an unknown tool in the names this host's agents see.
-      naming: (d) => sanitize(`mcp__${d.mcp_server}__${d.mcp_tool_name}`),
+      naming: (d) => kestrelName(d.mcp_server, d.mcp_tool_name),
       rediscover,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       ...(this.options.restart ? { restart: this.options.restart } : {}),
@@ -247,7 +248,15 @@ export class KestrelMcp {
   /** Calls one server's tool through the same connection the agent's tools use. Rejects with the typed error (execute() answers it instead). */
   call(server: string, tool: string, args: JsonObject = {}, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
     const { signal } = options;
-    return this.onServer(server, 'tools/call', signal, (within) => this.source.call(`mcp.${server}.${tool}`, args, { ...(signal ? { signal } : {}), within })).then((r) => r.result);
+    return this.onServer(server, 'tools/call', signal, (within) => this.source.call(`mcp.${server}.${tool}`, args, { ...(signal ? { signal } : {}), within })).then(
+      (r) => r.result,
+      (error: unknown) => {
+        // Said in this host's terms: the name it would have used, and the nearest among that server's tools.
+        if (!(error instanceof UnknownToolError)) throw error;
+        const known = this.source.registered().filter((d) => d.mcp_server === server);
+        throw unknownToolError(kestrelName(server, tool), known, { naming: (d) => kestrelName(d.mcp_server, d.mcp_tool_name), servers: this.source.status().map((s) => s.key), unavailable: error.unavailable });
+      },
+    );
   }
 
   /** What servers listed when they connected (or since, with re-discovery on); nothing from a server that offers nothing now. */
@@ -535,4 +544,9 @@ function promptArguments(value: unknown): Record<string, string> | undefined {
     throw new BridgeArgumentError('"arguments" must be an object of strings');
   }
   return value as Record<string, string>;
+}
+
+/** A tool's name as Kestrel's agents see it, before collisions are resolved (R4). */
+function kestrelName(server: string, tool: string): string {
+  return sanitize(`mcp__${server}__${tool}`);
 }
