@@ -312,6 +312,8 @@ describe('#16 items 6, 7: remote servers that drop or restart, against the real 
     assert.match((await source.call('mcp.live.echo', { message: 'one' })).result.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), /one/);
     await everything.kill();
     await everything.start();
+    // The GET stream may have seen the outage (reconnecting, with backoff): calls work again once it is back.
+    await stateOf(source, 'live', 'ready', 30_000);
     // The old session id is unknown to the new process (it answers 400, not the spec's 404): renewed, not failed for good.
     const answer = await source.call('mcp.live.echo', { message: 'two' });
     assert.match(answer.result.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), /two/);
