@@ -5,10 +5,10 @@
 // the same of mcpwire. If this file fails, the fixture is wrong, not mcpwire.
 
 import assert from 'node:assert/strict';
-import { describe, it, type TestContext } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type Transport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, startV2Http, v2StdioCommand, type V2Era, type V2Transport } from './helpers/v2-peers.js';
+import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
 
 type SdkMode = 'auto' | 'legacy';
 
@@ -20,7 +20,7 @@ interface Connected {
   asked: string[];
 }
 
-async function connectSdk(t: TestContext, era: V2Era, transport: V2Transport, mode: SdkMode): Promise<Connected> {
+async function connectSdk(t: Cleanup, era: V2Era, transport: V2Transport, mode: SdkMode): Promise<Connected> {
   const toolLists: Tool[][] = [];
   const asked: string[] = [];
   const client = new Client(
@@ -35,6 +35,8 @@ async function connectSdk(t: TestContext, era: V2Era, transport: V2Transport, mo
     asked.push(String(request.params.message));
     return { action: 'accept', content: { answer: '42' } };
   });
+  // Before the HTTP server starts: t.after hooks run in the order they were added, and the client goes first.
+  t.after(() => client.close().catch(() => {}));
   let wire: Transport;
   if (transport === 'stdio') {
     const [command, ...args] = v2StdioCommand(era);
@@ -43,8 +45,6 @@ async function connectSdk(t: TestContext, era: V2Era, transport: V2Transport, mo
     const peer = await startV2Http(t, era);
     wire = new StreamableHTTPClientTransport(new URL(peer.url));
   }
-  // Registered before connect so it runs after the HTTP server's stop (t.after runs in reverse order).
-  t.after(() => client.close().catch(() => {}));
   await client.connect(wire);
   return { client, toolLists, asked };
 }
@@ -71,8 +71,16 @@ for (const transport of ['stdio', 'http'] as const) {
 
 for (const { era, transport, mode, version } of cases) {
   describe(`the SDK v2 client (${mode}) against the v2 ${era} server over ${transport}`, () => {
-    it(`negotiates ${version} and uses every tool, the resource and the prompt`, async (t) => {
-      const { client, asked } = await connectSdk(t, era, transport, mode);
+    // One connection for the suite: the features first, then add-tool (which changes the tool list).
+    const cleanup = suiteCleanup();
+    let connected: Connected;
+    before(async () => {
+      connected = await connectSdk(cleanup, era, transport, mode);
+    });
+    after(() => cleanup.run());
+
+    it(`negotiates ${version} and uses every tool, the resource and the prompt`, async () => {
+      const { client, asked } = connected;
       assert.equal(client.getNegotiatedProtocolVersion(), version);
       assert.equal(client.getProtocolEra(), version === MODERN_VERSION ? 'modern' : 'legacy');
       assert.equal(client.getServerVersion()?.name, `v2-${era}-${transport}`);
@@ -86,22 +94,22 @@ for (const { era, transport, mode, version } of cases) {
       const added = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
       assert.deepEqual(added.structuredContent, { sum: 5 });
 
-      const progress: number[] = [];
       // Paced: the SDK client dispatches a notification later than a response that follows it closely on a pipe,
       // and drops progress that arrives after its call settled ("unknown token"): on stdio, unpaced, it loses some.
+      const progress: number[] = [];
       const counted = await client.callTool({ name: 'count', arguments: { steps: 3, intervalMs: 20 } }, { onprogress: (p) => progress.push(p.progress) });
       assert.equal(firstText(counted), 'counted 3');
       assert.deepEqual(progress, [1, 2, 3]);
 
-      // Modern: an input_required result the client fulfils and retries, echoing requestState. Legacy (stdio): the
-      // SDK server's shim sends elicitation/create instead and re-enters the handler with the state itself.
-      // 2025 stateless HTTP serving cannot send a server-to-client request at all: the tool fails, in band.
       const answer = await client.callTool({ name: 'ask', arguments: { question: 'What is the answer?' } });
       if (transport === 'http' && version === LEGACY_VERSION) {
+        // 2025 stateless HTTP serving cannot send a server-to-client request at all: the tool fails, in band.
         assert.equal(answer.isError, true);
         assert.match(firstText(answer), /per-request legacy serving cannot receive server-to-client requests/);
         assert.deepEqual(asked, []);
       } else {
+        // Modern: an input_required result the client fulfils and retries, echoing requestState. Legacy (stdio):
+        // the SDK server's shim sends elicitation/create instead and re-enters the handler with the state itself.
         assert.equal(firstText(answer), 'answer=42 state=ask-round-1');
         assert.deepEqual(asked, ['What is the answer?']);
       }
@@ -115,8 +123,8 @@ for (const { era, transport, mode, version } of cases) {
 
     // The 2025 stateless HTTP serving has no session and no GET stream: nothing can carry a notification there.
     const noChannel = transport === 'http' && version === LEGACY_VERSION;
-    it('hears tools/list_changed after add-tool and sees the new tool', { skip: noChannel && 'stateless 2025 HTTP has no stream for notifications' }, async (t) => {
-      const { client, toolLists } = await connectSdk(t, era, transport, mode);
+    it('hears tools/list_changed after add-tool and sees the new tool', { skip: noChannel && 'stateless 2025 HTTP has no stream for notifications' }, async () => {
+      const { client, toolLists } = connected;
       const name = `added-${transport}-${mode}`;
       assert.equal(firstText(await client.callTool({ name: 'add-tool', arguments: { name } })), `added ${name}`);
       await until(() => toolLists.some((tools) => tools.some((tool) => tool.name === name)), `a tools list with ${name}`);

@@ -5,7 +5,6 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /** 'modern': 2026-07-28 only (a 2025 initialize is answered -32022). 'dual': 2026-07-28 and the 2025 revisions. */
@@ -21,6 +20,22 @@ export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSION = '2025-11-25';
 
 const READY_MS = 15_000;
+
+/** Where cleanups go: a test's context, or a suite's list (suiteCleanup). Run in the order they were added. */
+export interface Cleanup {
+  after(fn: () => unknown): void;
+}
+
+/** Cleanups for a describe() that connects once in before(): call run() from its after(). Never throws. */
+export function suiteCleanup(): Cleanup & { run: () => Promise<void> } {
+  const fns: Array<() => unknown> = [];
+  return {
+    after: (fn) => void fns.push(fn),
+    run: async () => {
+      for (const fn of fns.splice(0)) await Promise.resolve().then(fn).catch(() => {});
+    },
+  };
+}
 
 /** The argv of the stdio server in `era`: for a client that spawns it itself. */
 export function v2StdioCommand(era: V2Era): string[] {
@@ -38,7 +53,7 @@ export interface V2HttpPeer {
 }
 
 /** Starts the HTTP server in `era` on 127.0.0.1 (port from the OS) and waits for its URL line. */
-export async function startV2Http(t: TestContext, era: V2Era): Promise<V2HttpPeer> {
+export async function startV2Http(t: Cleanup, era: V2Era): Promise<V2HttpPeer> {
   const child = spawn(process.execPath, [V2_SERVER, '--transport', 'http', '--era', era], { cwd: V2_CWD, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
