@@ -5,10 +5,12 @@
 // the same of mcpwire. If this file fails, the fixture is wrong, not mcpwire.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type Transport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
+import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, V2_SERVER, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
 
 type SdkMode = 'auto' | 'legacy';
 
@@ -132,3 +134,34 @@ for (const { era, transport, mode, version } of cases) {
     });
   });
 }
+
+/** The child's exit code or signal, once it has exited; fails if it is still running 10 s later. */
+async function exitOf(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const signal = AbortSignal.timeout(10_000);
+    await once(child, 'exit', { signal }).catch(() => assert.fail(`the fixture (pid ${child.pid}) is still running 10 s later`));
+  }
+  return child.exitCode ?? String(child.signalCode);
+}
+
+describe('the v2 server fixture leaves nothing behind', () => {
+  for (const era of V2_ERAS) {
+    it(`over stdio (${era}) exits when its stdin ends`, async (t: TestContext) => {
+      const child = spawn(process.execPath, [V2_SERVER, '--transport', 'stdio', '--era', era], { cwd: V2_CWD, stdio: ['pipe', 'ignore', 'ignore'] });
+      t.after(() => child.kill('SIGKILL'));
+      child.stdin.end();
+      assert.equal(await exitOf(child), 0);
+    });
+
+    it(`over HTTP (${era}) listens on 127.0.0.1 only and exits on SIGTERM and when its stdin ends`, async (t: TestContext) => {
+      const bySignal = await startV2Http(t, era);
+      assert.equal(new URL(bySignal.url).hostname, '127.0.0.1');
+      bySignal.child.kill('SIGTERM');
+      assert.equal(await exitOf(bySignal.child), 0);
+
+      const byStdin = await startV2Http(t, era);
+      byStdin.child.stdin!.end();
+      assert.equal(await exitOf(byStdin.child), 0);
+    });
+  }
+});
