@@ -11,6 +11,7 @@ import { errorText } from '../../util/text.js';
 import { exitCodeOf } from '../exit-codes.js';
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
+import { protocolOfStatus, protocolText, statusWithEra } from '../protocol.js';
 import { failureOf, failureStatus, withSession } from '../session.js';
 
 export async function doctor(args: string[]): Promise<number> {
@@ -37,9 +38,13 @@ export async function doctor(args: string[]): Promise<number> {
     problems.push(errorText(error));
     status = exitCodeOf(error);
   }
-  if (line.values.json) out(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses }, null, 2)}\n`);
+  if (line.values.json) out(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses.map(statusWithEra) }, null, 2)}\n`);
   else {
-    for (const s of statuses) out(`${failureOf(s) === undefined ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${s.state === 'ready' ? `, ${s.tools} tools` : ''})\n`);
+    for (const s of statuses) {
+      const protocol = protocolOfStatus(s);
+      const ready = s.state === 'ready' ? `, ${s.tools} tools${protocol ? `, ${protocolText(protocol)}` : ''}` : '';
+      out(`${failureOf(s) === undefined ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${ready})\n`);
+    }
     for (const warning of warnings) out(`warning: ${warning}\n`);
     for (const problem of problems) out(`problem: ${problem}\n`);
     out(problems.length === 0 ? 'no problems found\n' : `${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
