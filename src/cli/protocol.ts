@@ -19,9 +19,10 @@ export function protocolOfClient(client: McpClient): Protocol | undefined {
   return protocolOf(client.profile?.protocolVersion, (client as { era?: unknown }).era);
 }
 
-/** What a server's status says it speaks (ready servers only). */
-export function protocolOfStatus(status: ServerStatus): Protocol | undefined {
-  return protocolOf(status.protocolVersion, (status as { era?: unknown }).era);
+/** What a server's status says it speaks (ready servers only); `fromClient`'s era when the status has none of its own. */
+export function protocolOfStatus(status: ServerStatus, fromClient?: Protocol): Protocol | undefined {
+  const own = (status as { era?: unknown }).era;
+  return protocolOf(status.protocolVersion, own ?? (fromClient?.protocolVersion === status.protocolVersion ? fromClient?.era : undefined));
 }
 
 function protocolOf(version: string | undefined, reported: unknown): Protocol | undefined {
@@ -35,8 +36,12 @@ export function protocolText(protocol: Protocol): string {
   return `protocol ${protocol.protocolVersion}${protocol.era !== undefined ? ` (${protocol.era})` : ''}`;
 }
 
-/** A status for --json, with the era beside the protocol version it already carries. */
-export function statusWithEra(status: ServerStatus): ServerStatus & { era?: string } {
-  const era = protocolOfStatus(status)?.era;
+/**
+ * A status for --json, with the era beside the protocol version it already
+ * carries: the client's word (`fromClient`, read when the server started)
+ * first, then the status's.
+ */
+export function statusWithEra(status: ServerStatus, fromClient?: Protocol): ServerStatus & { era?: string } {
+  const era = (status.protocolVersion !== undefined ? fromClient?.era : undefined) ?? protocolOfStatus(status)?.era;
   return era === undefined ? status : { ...status, era };
 }

@@ -11,10 +11,10 @@ export async function servers(args: string[]): Promise<number> {
     const failed = await session.start();
     const wanted = new Set(session.selected());
     const statuses = session.source.status().filter((s) => wanted.has(s.key));
-    if (line.values.json) out(`${JSON.stringify(statuses.map(statusWithEra), null, 2)}\n`);
+    if (line.values.json) out(`${JSON.stringify(statuses.map((s) => statusWithEra(s, session.protocol(s.key))), null, 2)}\n`);
     else {
       for (const s of statuses) {
-        const protocol = protocolOfStatus(s);
+        const protocol = protocolOfStatus(s, session.protocol(s.key));
         const detail = s.state === 'ready' ? `${s.tools} tools${s.pid !== undefined ? `, pid ${s.pid}` : ''}${protocol ? `, ${protocolText(protocol)}` : ''}` : (failureOf(s) ?? s.reason ?? '');
         out(`${s.key.padEnd(16)} ${s.transport.padEnd(16)} ${s.state.padEnd(10)} ${detail.split('\n')[0]}\n`);
       }
