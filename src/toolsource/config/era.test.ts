@@ -61,6 +61,10 @@ test('#17 kaged: protocol_era in a server block (stdio and HTTP) is read; absent
   assert.deepEqual(era, { local: 'legacy', remote: { version: '2026-07-28' }, plain: undefined });
   assert.ok(!('protocolEra' in config.servers[2]!.params), 'absent, not undefined: the client decides');
 
+  // The operator's override for one machine: project.local.yaml overlays the key like any other of the server block.
+  writeFileSync(path.join(path.dirname(project), 'project.local.yaml'), 'mcp:\n  local:\n    protocol_era: modern\n');
+  assert.equal(loadKagedProject({ project }).servers[0]!.params.protocolEra, 'modern');
+
   const bad = file(t, 'kaged.yaml', 'mcp:\n  local:\n    transport: stdio\n    command: [node, s.js]\n    protocol_era: modrn\n');
   refused(() => loadKagedProject({ project: bad }), /kaged\.yaml:5:\d+ at mcp\.local\.protocol_era: expected auto, legacy, modern, .*got "modrn" \(did you mean "modern"\?\)/);
   const misspelt = file(t, 'kaged.yaml', 'mcp:\n  local:\n    transport: stdio\n    command: [node, s.js]\n    protocol_eta: legacy\n');
