@@ -95,7 +95,7 @@ test('U1: an ad-hoc stdio server (-- node examples/echo-server.mjs): tools as si
   ok(ping, 'ping');
   assert.match(ping.stdout, /^echo-server {2}ok {2}[\d.]+ ms$/m);
   ok(servers, 'servers');
-  assert.match(servers.stdout, /^echo-server +stdio +ready +2 tools, pid \d+$/m);
+  assert.match(servers.stdout, /^echo-server +stdio +ready +2 tools, pid \d+, protocol 2025-11-25 \(legacy\)$/m);
   assert.equal(typo.status, 3, typo.stderr);
   assert.match(typo.stderr, /no tool named "ecko"; did you mean echo\?/);
   assert.equal(badNumber.status, 2, badNumber.stderr);

@@ -3,6 +3,8 @@
 // command of an ad-hoc stdio server (its own flags must not be read as ours).
 
 import { parseArgs } from 'node:util';
+import type { ProtocolEra } from '../client/era.js';
+import { parseProtocolEra } from '../toolsource/config/era.js';
 import { commandHelp, HelpShown, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -20,6 +22,7 @@ const OPTIONS = {
   name: { type: 'string' },
   json: { type: 'boolean', default: false },
   timeout: { type: 'string' },
+  era: { type: 'string' },
   verbose: { type: 'boolean', short: 'v', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -31,6 +34,8 @@ export interface CommandLine {
   serverCommand: string[];
   /** --timeout, checked. */
   timeoutMs: number | undefined;
+  /** --era, checked: every server's protocol era for this command, over what the config says (#17). */
+  protocolEra: ProtocolEra | undefined;
 }
 
 function parseOwn(args: string[]) {
@@ -53,7 +58,7 @@ export function parseCommandLine(command: string, args: string[]): CommandLine {
     throw new HelpShown();
   }
   if (split !== -1 && serverCommand.length === 0) throw new UsageError('nothing after --: give the server\'s command, e.g. mcpwire tools -- npx -y @modelcontextprotocol/server-everything');
-  return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout) };
+  return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout), protocolEra: eraOption(parsed.values.era) };
 }
 
 export function timeoutOption(text: string | undefined): number | undefined {
@@ -61,4 +66,11 @@ export function timeoutOption(text: string | undefined): number | undefined {
   const ms = Number(text);
   if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout takes a whole number of milliseconds, got "${text}"`);
   return ms;
+}
+
+export function eraOption(text: string | undefined): ProtocolEra | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseProtocolEra(text);
+  if (!parsed.ok) throw new UsageError(`--era: ${parsed.detail}`);
+  return parsed.era;
 }

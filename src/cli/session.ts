@@ -13,6 +13,7 @@ import { describeDiagnostic } from '../util/text.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import type { CommandLine } from './options.js';
 import { err, openServers } from './process.js';
+import { protocolOfClient, type Protocol } from './protocol.js';
 import { statusLine } from './status-line.js';
 import { resolveConfig } from './target.js';
 import { UsageError } from './usage.js';
@@ -33,6 +34,8 @@ export interface Session {
   oneServer(command: string): string;
   /** What is left of --timeout for one request, or nothing (the server's own timeout). */
   requestOptions(): { timeoutMs?: number };
+  /** The protocol a started server's connection speaks (#17), as read when it started; undefined for one that did not start. */
+  protocol(key: string): Protocol | undefined;
 }
 
 /** A server's failure for a person: its last error or its state's reason; undefined when it is up (or never asked for). */
@@ -91,14 +94,15 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   openServers.add(source);
   // The error each failed start ended with: a later use of the server would get a vaguer 'unavailable'.
   const startErrors = new Map<string, unknown>();
+  const protocols = new Map<string, Protocol>();
   const session: Session = {
     source,
     line,
     selected: () => (only !== undefined ? [only] : keys),
-    start: (wanted = session.selected()) => startServers(source, wanted, startErrors),
+    start: (wanted = session.selected()) => startServers(source, wanted, startErrors, protocols),
     startOrThrow: async (key) => {
       if (startErrors.has(key)) throw startErrors.get(key);
-      await startServers(source, [key], startErrors);
+      await startServers(source, [key], startErrors, protocols);
       if (startErrors.has(key)) throw startErrors.get(key);
     },
     oneServer: (name) => {
@@ -110,6 +114,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
       const ms = remaining();
       return ms === undefined ? {} : { timeoutMs: ms };
     },
+    protocol: (key) => protocols.get(key),
   };
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -129,12 +134,18 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
 }
 
 /** Starts `keys` concurrently (R7); one server's failure does not stop the others. With a status line on a terminal. */
-async function startServers(source: ToolSource, keys: readonly string[], errors: Map<string, unknown>): Promise<ServerStatus[]> {
+async function startServers(source: ToolSource, keys: readonly string[], errors: Map<string, unknown>, protocols: Map<string, Protocol>): Promise<ServerStatus[]> {
   const done = statusLine(keys.length === 1 ? `starting ${keys[0]}` : `starting ${keys.length} servers`);
   try {
     const wanted = source.status().filter((s) => keys.includes(s.key) && s.state !== 'disabled');
-    // A no-op use starts each (the server's `calls` counts it) and hands back the start's own error.
-    await Promise.all(wanted.map((s) => source.withServer(s.key, () => Promise.resolve()).catch((error: unknown) => errors.set(s.key, error))));
+    // A no-op use starts each (the server's `calls` counts it), hands back the start's own error, and shows the client, whose protocol is kept.
+    const use = (key: string) =>
+      source.withServer(key, (client) => {
+        const protocol = protocolOfClient(client);
+        if (protocol !== undefined) protocols.set(key, protocol);
+        return Promise.resolve();
+      });
+    await Promise.all(wanted.map((s) => use(s.key).catch((error: unknown) => errors.set(s.key, error))));
   } finally {
     done();
   }

@@ -28,8 +28,20 @@ export function noServerGiven(command: string): UsageError {
   );
 }
 
-/** The config the command line asks for. Throws UsageError when it names none, or names a server two ways. */
+/**
+ * The config the command line asks for, with --era (when given) as every
+ * server's protocol era: the command line is the more specific wish, as
+ * --timeout is over the config's timeouts. Throws UsageError when it names
+ * none, or names a server two ways.
+ */
 export async function resolveConfig(command: string, line: CommandLine): Promise<ToolSourceConfig> {
+  const config = await configFromLine(command, line);
+  const era = line.protocolEra;
+  if (era === undefined) return config;
+  return { ...config, servers: config.servers.map((s) => ({ ...s, params: { ...s.params, protocolEra: era } })) };
+}
+
+async function configFromLine(command: string, line: CommandLine): Promise<ToolSourceConfig> {
   const { values, serverCommand } = line;
   const adHoc = serverCommand.length > 0 || values.url !== undefined;
   if (adHoc) {

@@ -25,7 +25,11 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   A server given by -- or --url is named by a key derived from it: the package or script name for a
   command (npx -y @scope/server-foo → server-foo; node dist/index.js → the folder above dist), the host
   for a URL (api.example.com → api-example-com); its tools are mcp.<key>.<tool>.
-  --server KEY              with several servers: only this one`;
+  --server KEY              with several servers: only this one
+  --era auto|legacy|modern|VERSION
+                            the protocol era to speak to every server, over the config's (VERSION: a
+                            revision date such as 2025-11-25 or 2026-07-28); default: the config's, else
+                            the client's. The commands show the version and era each server speaks.`;
 
 const COMMON_OPTIONS = `Output and limits (every command):
   --json                    stdout is JSON only; an error is also a JSON line {"error": {...}} on stderr
@@ -81,18 +85,21 @@ mcpwire --version prints the version. mcpwire COMMAND --help prints a command's 
 
 const COMMANDS: Record<string, string> = {
   servers: `mcpwire servers [SERVER OPTIONS] [--json]
-  Starts every configured server and shows its key, transport, state and tool count (or why it failed).
+  Starts every configured server and shows its key, transport, state, tool count and the protocol it
+  speaks (or why it failed); --json: each server's status, with protocolVersion and era.
   Exit 0 when all are up; otherwise the status of the first failure (4 for a server that will not start).
 Example:
   $ mcpwire servers --config mcpwire.json
-  example          stdio            ready      2 tools, pid 4242`,
+  example          stdio            ready      2 tools, pid 4242, protocol 2025-11-25 (legacy)`,
   tools: `mcpwire tools [--server KEY] [--agent NAME] [SERVER OPTIONS] [--json]
-  Lists each server's tools as name(arguments) with the first line of the description. An argument
-  followed by ? is optional. --json prints the full definitions a host would load (canonical name,
-  alias, input schema). --agent NAME: only the tools a kaged agent may use.
+  Lists each server's tools as name(arguments) with the first line of the description, under a line
+  with the protocol version and era the server speaks. An argument followed by ? is optional. --json
+  prints the full definitions a host would load (canonical name, alias, input schema), each with its
+  server's protocolVersion and era. --agent NAME: only the tools a kaged agent may use.
   Exit 0 when every server listed its tools; otherwise the status of the first failure.
 Example:
   $ mcpwire tools -- node examples/echo-server.mjs
+  server echo-server: protocol 2025-11-25 (legacy)
   echo-server (2 tools; call as mcp.echo-server.<tool> or by the tool's own name)
     echo(message: string)        Echoes back the message it is given.
     add(a: number, b: number)    Adds two numbers.`,
@@ -153,14 +160,15 @@ Example:
   not start, ...).
 Example:
   $ mcpwire doctor --config mcpwire.json
-  ok   example (ready, 2 tools)
+  ok   example (ready, 2 tools, protocol 2025-11-25 (legacy))
   no problems found`,
   config: `mcpwire config sources [--json]
 mcpwire config show [--config FILE|CLIENT] [--json]
   sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
   this project and for this user, found or not, with their server counts.
-  show: the config's servers as mcpwire reads them, secret values as ***.`,
-  demo: `mcpwire demo [--json] [--verbose]
+  show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
+  it), secret values as ***.`,
+  demo: `mcpwire demo [--era ERA] [--json] [--verbose]
   Connects to the example server bundled with mcpwire, lists its tools and calls echo. The only command
   that uses the bundled example config.`,
   conformance: `mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]

@@ -8,7 +8,8 @@ import { configPath, noServerGiven } from '../target.js';
 import { UsageError } from '../usage.js';
 
 export async function configCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine('config', args);
+  const { values, positionals, protocolEra } = parseCommandLine('config', args);
+  if (protocolEra !== undefined) throw new UsageError('--era applies to the commands that talk to servers; config only reads files (config show prints each server\'s protocol era)');
   const [what, ...extra] = positionals;
   if (extra.length > 0 || (what !== 'sources' && what !== 'show')) throw new UsageError('config takes "sources" or "show", e.g. mcpwire config show --config .vscode/mcp.json');
   if (what === 'sources') {

@@ -11,6 +11,7 @@ import { errorText } from '../../util/text.js';
 import { exitCodeOf } from '../exit-codes.js';
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
+import { protocolOfStatus, protocolText, statusWithEra, type Protocol } from '../protocol.js';
 import { failureOf, failureStatus, withSession } from '../session.js';
 
 export async function doctor(args: string[]): Promise<number> {
@@ -18,11 +19,13 @@ export async function doctor(args: string[]): Promise<number> {
   const problems: string[] = [];
   const warnings: string[] = [];
   let statuses: ServerStatus[] = [];
+  let started: (key: string) => Protocol | undefined = () => undefined;
   let status = 0;
   try {
     status = await withSession('doctor', line, async (session) => {
       const failed = await session.start();
       statuses = session.source.status();
+      started = session.protocol;
       for (const s of failed) problems.push(`${s.key}: ${failureOf(s)}`);
       const stdio = session.source.config.servers.filter((s) => s.params.transport === 'stdio' && !s.disabled).map((s) => s.key);
       const exposed = secretLookingVariables(process.env);
@@ -37,9 +40,13 @@ export async function doctor(args: string[]): Promise<number> {
     problems.push(errorText(error));
     status = exitCodeOf(error);
   }
-  if (line.values.json) out(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses }, null, 2)}\n`);
+  if (line.values.json) out(`${JSON.stringify({ ok: problems.length === 0, problems, warnings, servers: statuses.map((s) => statusWithEra(s, started(s.key))) }, null, 2)}\n`);
   else {
-    for (const s of statuses) out(`${failureOf(s) === undefined ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${s.state === 'ready' ? `, ${s.tools} tools` : ''})\n`);
+    for (const s of statuses) {
+      const protocol = protocolOfStatus(s, started(s.key));
+      const ready = s.state === 'ready' ? `, ${s.tools} tools${protocol ? `, ${protocolText(protocol)}` : ''}` : '';
+      out(`${failureOf(s) === undefined ? 'ok  ' : 'FAIL'} ${s.key} (${s.state}${ready})\n`);
+    }
     for (const warning of warnings) out(`warning: ${warning}\n`);
     for (const problem of problems) out(`problem: ${problem}\n`);
     out(problems.length === 0 ? 'no problems found\n' : `${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);

@@ -2,6 +2,7 @@
 
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
+import { protocolOfStatus, protocolText, statusWithEra } from '../protocol.js';
 import { failureOf, failureStatus, withSession } from '../session.js';
 
 export async function servers(args: string[]): Promise<number> {
@@ -10,10 +11,11 @@ export async function servers(args: string[]): Promise<number> {
     const failed = await session.start();
     const wanted = new Set(session.selected());
     const statuses = session.source.status().filter((s) => wanted.has(s.key));
-    if (line.values.json) out(`${JSON.stringify(statuses, null, 2)}\n`);
+    if (line.values.json) out(`${JSON.stringify(statuses.map((s) => statusWithEra(s, session.protocol(s.key))), null, 2)}\n`);
     else {
       for (const s of statuses) {
-        const detail = s.state === 'ready' ? `${s.tools} tools${s.pid !== undefined ? `, pid ${s.pid}` : ''}` : (failureOf(s) ?? s.reason ?? '');
+        const protocol = protocolOfStatus(s, session.protocol(s.key));
+        const detail = s.state === 'ready' ? `${s.tools} tools${s.pid !== undefined ? `, pid ${s.pid}` : ''}${protocol ? `, ${protocolText(protocol)}` : ''}` : (failureOf(s) ?? s.reason ?? '');
         out(`${s.key.padEnd(16)} ${s.transport.padEnd(16)} ${s.state.padEnd(10)} ${detail.split('\n')[0]}\n`);
       }
     }

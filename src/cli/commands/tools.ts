@@ -1,9 +1,12 @@
 // `mcpwire tools`: each server's tools as name(arguments) and the first line
-// of the description; --json: the ToolDefinitions a host would load.
+// of the description, under a line with the protocol each server speaks;
+// --json: the ToolDefinitions a host would load, each with its server's
+// protocolVersion and era (#17).
 
 import { firstLine } from '../../util/text.js';
 import { parseCommandLine } from '../options.js';
 import { out, err } from '../process.js';
+import { protocolText } from '../protocol.js';
 import { plural, printRows } from '../render.js';
 import { signature } from '../schema.js';
 import { failureOf, failureStatus, withSession } from '../session.js';
@@ -23,7 +26,8 @@ export async function tools(args: string[]): Promise<number> {
     // The selected servers are started above: the agent's rules filter what they registered, starting no other.
     const list = (agent !== undefined ? await source.tools({ agent, discover: false }) : source.registered()).filter((d) => wanted.has(d.mcp_server));
     if (line.values.json) {
-      out(`${JSON.stringify(list, null, 2)}\n`);
+      // Beside each definition, not around the list: `jq '.[].name'` and every other reader of the array keep working.
+      out(`${JSON.stringify(list.map((d) => ({ ...d, ...session.protocol(d.mcp_server) })), null, 2)}\n`);
       for (const s of failed) err(`${s.key}: ${failureOf(s)}\n`);
       return failureStatus(failed);
     }
@@ -40,6 +44,8 @@ export async function tools(args: string[]): Promise<number> {
         continue;
       }
       const mine = list.filter((d) => d.mcp_server === status.key);
+      const protocol = session.protocol(status.key);
+      if (protocol !== undefined) out(`server ${status.key}: ${protocolText(protocol)}\n`);
       const how = several ? `call as mcp.${status.key}.<tool>` : 'call by the tool\'s name';
       out(`${status.key} (${plural(mine.length, 'tool')}; ${how})\n`);
       printRows(mine.map((tool) => [signature(tool.mcp_tool_name, tool.parameters), tool.description ? firstLine(tool.description, DESCRIPTION_CHARS) : '']));

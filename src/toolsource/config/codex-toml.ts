@@ -14,6 +14,7 @@ import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
 import { quote } from './quote.js';
 import type { SourceServer } from './types.js';
 import type { KeyPath } from './yaml-source.js';
+import { readEraKey } from './era-key.js';
 
 export interface CodexOptions {
   /** Where `bearer_token_env_var` and `env_http_headers` are looked up. Default: process.env. */
@@ -32,7 +33,9 @@ export interface CodexConfig {
  * Reads `[mcp_servers.<name>]`: `command`, `args`, `env`, `cwd` | `url`,
  * `bearer_token_env_var`, `http_headers`, `env_http_headers`; `enabled`,
  * `enabled_tools` / `disabled_tools` (exact tool names), `startup_timeout_sec`
- * (or the older `startup_timeout_ms`), `tool_timeout_sec`. A syntax error
+ * (or the older `startup_timeout_ms`), `tool_timeout_sec`; and mcpwire's own
+ * `protocol_era` (#17: auto, legacy, modern or a version, snake_case as Codex's
+ * keys are; Codex ignores it). A syntax error
  * gives line and column only: the file may hold tokens. Throws ConfigError.
  */
 export function readCodexToml(file: string, options: CodexOptions): CodexConfig {
@@ -114,6 +117,9 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     params = { transport: 'stdio', command: entry.command, args: args as string[], env: envVars, server: name };
     if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.options.workspaceFolder, entry.cwd);
   }
+  const era = readEraKey(entry, 'protocol_era');
+  if (!era.ok) throw fail(era.key, era.detail);
+  if (era.era !== undefined) params.protocolEra = era.era;
   if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') throw fail('enabled', 'expected true or false');
   if (entry.startup_timeout_sec !== undefined && entry.startup_timeout_ms !== undefined) throw fail('startup_timeout_ms', 'give startup_timeout_sec or startup_timeout_ms, not both');
   const startupTimeoutMs = seconds('startup_timeout_sec', 1000) ?? seconds('startup_timeout_ms', 1);
@@ -131,4 +137,4 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'enabled', 'enabled_tools', 'disabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'enabled', 'enabled_tools', 'disabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'protocol_era'];

@@ -11,6 +11,7 @@ import { hasUserinfo, URL_CREDENTIALS } from './hints.js';
 import { quote } from './quote.js';
 import type { KeyPath } from './yaml-source.js';
 import { isObject } from '../../jsonrpc/message.js';
+import { parseProtocolEra } from './era.js';
 
 /** ADR-0043 §1: "Keys are server-key slugs (^[a-z][a-z0-9_-]{0,30}[a-z0-9]$)". */
 export const SERVER_KEY = /^[a-z][a-z0-9_-]{0,30}[a-z0-9]$/;
@@ -105,6 +106,22 @@ const sampling = z
 /** ADR-0043 §5: "MCP server version pinning — min_version support. Ignored." Taken and ignored; the loader says so in its diagnostics. */
 const minVersion = z.union([z.string(), z.number()], { error: 'expected a version (a string)' });
 
+/**
+ * #17: which protocol era to speak to the server (auto, legacy, modern, or a
+ * version such as 2025-11-25). A key of the server block, not of local.toml:
+ * the era is a property of the server the project uses (a server pinned to
+ * the 2025 handshake is pinned for every operator), as its transport and URL
+ * are, and ADR-0043 §7 keeps local.toml for the operator's machine (disabled,
+ * timings) and secrets. An operator who must override it for their machine
+ * has project.local.yaml, which overlays any server key (C2).
+ */
+const protocolEra = z.unknown().transform((value, ctx) => {
+  const parsed = parseProtocolEra(value);
+  if (parsed.ok) return parsed.era;
+  ctx.addIssue({ code: 'custom', message: parsed.detail });
+  return z.NEVER;
+});
+
 const command = z
   .array(z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' }), {
     error: 'expected the argv as a list of strings, such as ["node", "server.js"]',
@@ -119,6 +136,7 @@ const stdioServer = z.strictObject({
   tools: toolFilter.optional(),
   sampling: sampling.optional(),
   min_version: minVersion.optional(),
+  protocol_era: protocolEra.optional(),
 });
 
 const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
@@ -130,6 +148,7 @@ const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
     tools: toolFilter.optional(),
     sampling: sampling.optional(),
     min_version: minVersion.optional(),
+    protocol_era: protocolEra.optional(),
   });
 
 const server = z.discriminatedUnion('transport', [stdioServer, httpServer('sse'), httpServer('streamable-http')], {

@@ -229,6 +229,12 @@ interface BuiltServer {
 }
 
 function buildServer(key: string, server: KagedServer, ctx: BuildContext): BuiltServer {
+  const built = buildTransport(key, server, ctx);
+  if (server.protocol_era !== undefined) built.params = { ...built.params, protocolEra: server.protocol_era };
+  return built;
+}
+
+function buildTransport(key: string, server: KagedServer, ctx: BuildContext): BuiltServer {
   const at = ['mcp', key];
   if (server.transport === 'stdio') {
     let cwd = ctx.root;

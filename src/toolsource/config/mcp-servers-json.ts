@@ -4,6 +4,8 @@
 // (mcp.json, or the `mcp` key of settings.json). Checked by hand: the forms are
 // small and reading them must not load a schema library. Keys a client adds
 // for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
+// `protocolEra` is mcpwire's own key beside the client's (#17): the clients
+// ignore a key they do not know, so the file stays theirs.
 
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { quote } from './quote.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
+import { readEraKey } from './era-key.js';
 
 export type ServerConfig = ServerParams & { name: string };
 
@@ -208,6 +211,9 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     params = { transport: 'stdio', command, args: resolvedArgs, env, server: name };
     if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.context.workspaceFolder, resolve(entry.cwd, ['cwd'], false));
   }
+  const era = readEraKey(entry, 'protocolEra');
+  if (!era.ok) throw fail(era.key, era.detail);
+  if (era.era !== undefined) params.protocolEra = era.era;
   // VS Code's envFile names a dotenv file the editor loads into env; reading it silently wrong would be worse than saying so.
   if (entry.envFile !== undefined) unsupported ??= `server "${name}": "envFile" is not read by mcpwire; put the variables in "env" (with \${env:VAR} for secrets)`;
   return {
@@ -221,7 +227,7 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra'];
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');

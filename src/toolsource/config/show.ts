@@ -5,6 +5,7 @@
 
 import type { ServerParams } from '../../client/connect.js';
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
+import { formatProtocolEra } from './era.js';
 import type { SourceServer, ToolSourceConfig } from './types.js';
 
 export const MASK = '***';
@@ -23,6 +24,8 @@ export interface ShownServer {
   disabled: boolean;
   timeoutMs: number | undefined;
   startupTimeoutMs?: number;
+  /** The era the config asks for (#17), as written: auto, legacy, modern or a version; absent: the client's default. */
+  protocolEra?: string;
   unsupported: string | undefined;
 }
 
@@ -53,6 +56,7 @@ export function showConfig(config: ToolSourceConfig): ShownConfig {
     const p = server.params as ServerParams & Record<string, unknown>;
     const shown: ShownServer = { key: server.key, transport: p.transport, tools: server.tools, disabled: server.disabled, timeoutMs: server.timeoutMs, unsupported: server.unsupported };
     if (server.startupTimeoutMs !== undefined) shown.startupTimeoutMs = server.startupTimeoutMs;
+    if (p.protocolEra !== undefined) shown.protocolEra = formatProtocolEra(p.protocolEra);
     if (p.transport === 'stdio') {
       shown.command = typeof p.command === 'string' ? mask(p.command) : p.command.map(mask);
       if (p.args) shown.args = p.args.map(mask);
@@ -96,6 +100,7 @@ export function formatShownConfig(shown: ShownConfig): string {
     else if (allow !== undefined || deny.length > 0) lines.push(`  tools: allow ${allow ? allow.join(', ') : 'all'}${deny.length ? `; deny ${deny.join(', ')}` : ''}`);
     if (s.timeoutMs !== undefined) lines.push(`  timeout: ${s.timeoutMs} ms per call`);
     if (s.startupTimeoutMs !== undefined) lines.push(`  startup timeout: ${s.startupTimeoutMs} ms`);
+    if (s.protocolEra !== undefined) lines.push(`  protocol era: ${s.protocolEra}`);
   }
   return `${lines.join('\n')}\n`;
 }

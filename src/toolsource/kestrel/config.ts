@@ -1,6 +1,6 @@
 // Kestrel's plugin config (C4): `plugins.config["@kestrel/plugin-mcp"]`
 // with `servers.<name>` ({command, args, env, cwd} | {url, headers};
-// `approval`; `timeoutMs`) and `sampling`. A server that sets both or
+// `approval`; `timeoutMs`; mcpwire's `protocolEra`, #17) and `sampling`. A server that sets both or
 // neither of command and url, or a field of the wrong type, is skipped with
 // the reason (the host logs it); the rest start. Checked by hand: the shape
 // is small, and a bad server must not stop the others, as a whole-document
@@ -16,6 +16,7 @@ import { checkDocument } from '../config/document-check.js';
 import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
 import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
+import { readEraKey } from '../config/era-key.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
@@ -113,7 +114,7 @@ export function readKestrelConfig(block: unknown, where: KestrelReadOptions = {}
 }
 
 /** The keys a Kestrel server takes, for a "did you mean" when neither command nor url is there. */
-const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs'];
+const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra'];
 
 interface ReadContext {
   env: Readonly<Record<string, string | undefined>>;
@@ -131,6 +132,9 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
   if (approval !== 'ask' && approval !== 'auto') return `"approval" must be "ask" or "auto", got ${JSON.stringify(approval)}`;
   const timeoutMs = entry.timeoutMs;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs <= 0)) return '"timeoutMs" must be a positive whole number of milliseconds';
+  // An era that cannot be read skips the server like any bad field: guessing one could speak to it in the wrong era.
+  const era = readEraKey(entry, 'protocolEra');
+  if (!era.ok) return era.key === 'protocolEra' ? `"protocolEra": ${era.detail}` : era.detail;
 
   let params: ServerParams;
   if (hasUrl) {
@@ -149,6 +153,7 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
     params = { transport: 'stdio', command: entry.command, args: args as string[], env, server: name };
     if (typeof entry.cwd === 'string') params.cwd = path.resolve(root, entry.cwd);
   }
+  if (era.era !== undefined) params.protocolEra = era.era;
   return {
     server: {
       key: name,
