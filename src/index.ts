@@ -22,6 +22,7 @@ export {
 } from './client/connection.js';
 export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ConnectOptions, type ListChangedKind, type McpClientOptions } from './client/client.js';
 export { initializeHandshake, type Handshake, type HandshakeRequest } from './client/handshake.js';
+export { checkTraceContext, TRACE_CONTEXT_KEYS, type TraceContext, type TraceContextHook, type TraceContextKey, type TraceContextProblem } from './client/trace-context.js';
 export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,

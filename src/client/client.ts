@@ -12,6 +12,7 @@ import { tapTransport, type WireEntry } from '../transport/tap.js';
 import type { Transport, TransportEnd, TransportKind, TransportState } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
 import { initializeHandshake, type Handshake } from './handshake.js';
+import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import {
   checkCallTool,
   checkEmpty,
@@ -127,6 +128,15 @@ export interface McpClientOptions {
    * not scrubbed.
    */
   secrets?: readonly string[];
+  /**
+   * The host's trace context for each request (#17 item 6): asked with the
+   * method before every request (the handshake's too) unless the request's
+   * own options carry `traceContext`. Sent in `_meta` as `traceparent`,
+   * `tracestate`, `baggage` in both eras, and over HTTP as the headers of
+   * the same names. A value not of its W3C form is dropped with an
+   * `invalid-trace-context` diagnostic, never sent.
+   */
+  traceContext?: TraceContextHook;
 }
 
 
@@ -160,6 +170,7 @@ export class McpClient {
       renewSession: () => this.renewSession(),
       onConnectionState: options.onConnectionState,
       reconnectWaitMs: options.reconnectWaitMs,
+      requestMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
