@@ -62,6 +62,16 @@ describe('2025-11-25 tasks against the SDK v1 task server (stdio)', () => {
     assert.equal(methods(sent).at(-1), 'tasks/result');
   });
 
+  test("the call's trace context goes on each of the task's requests (M6)", async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    await client.callTool('slow', { ms: 60, text: 'x' }, { traceContext: { traceparent } });
+    const taskRequests = sent.filter((m) => m.method === 'tools/call' || m.method?.startsWith('tasks/'));
+    assert.ok(taskRequests.length >= 3);
+    for (const m of taskRequests) assert.equal((m.params as { _meta?: { traceparent?: string } })._meta?.traceparent, traceparent, m.method);
+  });
+
   test('without the task machinery the same call fails (what a client that ignores taskSupport gets)', async (t) => {
     const { client } = await startTaskServer(t);
     await client.listTools();
@@ -142,10 +152,13 @@ describe('the 2025 rule for asking', () => {
     assert.equal(legacyTaskRequest({}, 'required', undefined), undefined);
     assert.equal(legacyTaskRequest({}, 'optional', true), undefined);
     assert.deepEqual(legacyTaskRequest(caps, 'required', undefined), {});
+    assert.equal(legacyTaskRequest(caps, 'required', { ask: false }), undefined);
     assert.equal(legacyTaskRequest(caps, 'optional', undefined), undefined);
-    assert.deepEqual(legacyTaskRequest(caps, 'optional', { ttlMs: 5 }), { ttlMs: 5 });
+    assert.deepEqual(legacyTaskRequest(caps, 'optional', { ask: true, ttlMs: 5 }), { ask: true, ttlMs: 5 });
+    // Options without `ask` (a status callback) change nothing about whether to ask.
+    assert.equal(legacyTaskRequest(caps, 'optional', { onStatus: () => {} }), undefined);
     assert.equal(legacyTaskRequest(caps, 'forbidden', true), undefined);
-    assert.deepEqual(legacyTaskRequest(caps, undefined, true), {});
+    assert.deepEqual(legacyTaskRequest(caps, undefined, true), { ask: true });
     assert.equal(legacyTaskRequest(caps, 'required', false), undefined);
   });
 });

@@ -54,6 +54,12 @@ export interface TaskState {
 }
 
 export interface TaskOptions {
+  /**
+   * Whether to ask for a task (2025 era): undefined, when the tool requires
+   * one; true, whenever the server and the tool allow one; false, never. In
+   * the 2026 era the server decides and this is not sent.
+   */
+  ask?: boolean;
   /** The lifetime asked for (2025: `params.task.ttl`), ms. Default: timeoutMs, so the result outlives the wait. */
   ttlMs?: number;
   /** The whole wait for the task, from the call, ms; then `tasks/cancel` and a TimeoutError. Default 10 minutes. */
@@ -65,11 +71,9 @@ export interface TaskOptions {
 }
 
 /**
- * callTool's options: a request's, and `task`. Undefined: a task when the
- * tool requires one (2025 era; the server decides in the 2026 era). true or
- * options: a task whenever the server and the tool allow it. false: never
- * ask for one. `timeoutMs` bounds each request (the call, each poll);
- * `task.timeoutMs` bounds the whole wait.
+ * callTool's options: a request's, and `task`: true is `{ ask: true }`, false
+ * `{ ask: false }` (see TaskOptions.ask). `timeoutMs` bounds each request
+ * (the call, each poll); `task.timeoutMs` bounds the whole wait.
  */
 export interface CallToolOptions extends RequestOptions {
   task?: boolean | TaskOptions;
@@ -116,10 +120,10 @@ export function taskSupportOf(tool: JsonObject): TaskSupport {
  * not listed, and an explicit ask is trusted.
  */
 export function legacyTaskRequest(capabilities: JsonObject | undefined, support: TaskSupport | undefined, option: boolean | TaskOptions | undefined): TaskOptions | undefined {
-  if (option === false || !serverRunsToolTasks(capabilities)) return undefined;
-  if (option === undefined) return support === 'required' ? {} : undefined;
-  if (support === 'forbidden') return undefined;
-  return option === true ? {} : option;
+  const task: TaskOptions = typeof option === 'object' ? option : option === undefined ? {} : { ask: option };
+  if (task.ask === false || !serverRunsToolTasks(capabilities)) return undefined;
+  if (task.ask === undefined) return support === 'required' ? task : undefined;
+  return support === 'forbidden' ? undefined : task;
 }
 
 /** A 2026-07-28 CreateTaskResult: the server answered the call with a task. */
