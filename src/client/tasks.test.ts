@@ -72,6 +72,26 @@ describe('2025-11-25 tasks against the SDK v1 task server (stdio)', () => {
     for (const m of taskRequests) assert.equal((m.params as { _meta?: { traceparent?: string } })._meta?.traceparent, traceparent, m.method);
   });
 
+  test('input_required: tasks/result carries the elicitation to the handler; its answer reaches the task', async (t) => {
+    const asked: unknown[] = [];
+    const { client, sent } = await startTaskServer(t, {
+      handlers: {
+        elicitation: (params) => {
+          asked.push(params);
+          return { action: 'accept', content: { ok: true } };
+        },
+      },
+    });
+    await client.listTools();
+    const statuses: string[] = [];
+    const result = await client.callTool('confirm', { question: 'go on?' }, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: JSON.stringify({ action: 'accept', content: { ok: true } }) }]);
+    assert.equal(asked.length, 1);
+    assert.equal((asked[0] as { message?: string }).message, 'go on?');
+    assert.ok(statuses.includes('input_required'), JSON.stringify(statuses));
+    assert.equal(methods(sent).filter((m) => m === 'tasks/result').length, 1);
+  });
+
   test('without the task machinery the same call fails (what a client that ignores taskSupport gets)', async (t) => {
     const { client } = await startTaskServer(t);
     await client.listTools();
