@@ -7,10 +7,15 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcError, TaskError, TimeoutError } from '../errors.js';
 import { NO_ANSWER, ScriptedTransport, type WireMessage } from '../testing/scripted-transport.js';
 import { StdioTransport } from '../transport/stdio.js';
+import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { isAlive } from '../util/process-alive.js';
 import { McpClient, type McpClientOptions } from './client.js';
 import type { ProgressUpdate } from './connection.js';
@@ -153,6 +158,41 @@ describe('2025-11-25 tasks against the SDK v1 task server (stdio)', () => {
     assert.match(error.message, /tasks\/cancel sent/);
     assert.equal(await waitForStatus(client, taskId, 'cancelled'), 'cancelled');
     assert.ok(sent.some((m) => m.method === 'tasks/cancel'));
+  });
+});
+
+describe('2025-11-25 tasks over Streamable HTTP (the SDK v1 task server on 127.0.0.1)', () => {
+  test('the task is followed to its result; the traceparent header is on the call and on every poll', async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-tasks-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const traceLog = path.join(dir, 'trace.ndjson');
+    const child = spawn(process.execPath, [TASKS_SERVER, '--http'], { env: { ...process.env, TRACE_LOG: traceLog }, stdio: ['pipe', 'pipe', 'inherit'] });
+    t.after(() => {
+      child.stdin.end();
+      child.kill('SIGKILL');
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const match = /listening (\d+)/.exec(text);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the task server exited with ${code}`)));
+    });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    const client = new McpClient(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, server: 'sdk-tasks-http' }), { traceContext: () => ({ traceparent }) });
+    t.after(() => client.close());
+    await client.connect();
+    await client.listTools();
+    const statuses: string[] = [];
+    const result = await client.callTool('slow', { ms: 100, text: 'over http' }, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'over http' }]);
+    assert.equal(statuses.at(-1), 'completed');
+    const seen = readFileSync(traceLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; traceparent: string | null });
+    const taskPosts = seen.filter((r) => r.method === 'tools/call' || r.method.startsWith('tasks/'));
+    assert.ok(taskPosts.some((r) => r.method === 'tasks/get') && taskPosts.some((r) => r.method === 'tasks/result'), JSON.stringify(taskPosts));
+    for (const r of taskPosts) assert.equal(r.traceparent, traceparent, r.method);
   });
 });
 
