@@ -24,7 +24,7 @@
 import type { DiagnosticHook } from '../diagnostics.js';
 import { ProtocolError, RpcError, TaskError, TimeoutError, type ErrorSite } from '../errors.js';
 import { isObject, type JsonRpcNotification } from '../jsonrpc/message.js';
-import type { ProgressUpdate, RequestOptions } from './connection.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type ProgressUpdate, type RequestOptions } from './connection.js';
 import type { CallToolResult, JsonObject, ResultCheck } from './results.js';
 
 /** How long a task call waits for its task to finish, from the call, unless told otherwise. */
@@ -252,8 +252,12 @@ async function followTask(
         continue;
       }
       if (remaining() <= 0) throw timedOut();
-      const requestTimeout = Math.min(options.timeoutMs ?? Number.POSITIVE_INFINITY, remaining());
-      const answer = await channel.request('tasks/get', { taskId }, { ...perRequest(options), timeoutMs: Number.isFinite(requestTimeout) ? requestTimeout : undefined });
+      // A poll gets the caller's per-request timeout, cut to what is left of the task's: if that cut is what ran out, the task timed out.
+      const left = remaining();
+      const cutByTask = left <= (options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+      const answer = await channel.request('tasks/get', { taskId }, { ...perRequest(options), timeoutMs: cutByTask ? left : options.timeoutMs }).catch((error: unknown) => {
+        throw error instanceof TimeoutError && cutByTask ? timedOut() : error;
+      });
       const state = taskStateOf(answer);
       if (!state || state.taskId !== taskId) throw new ProtocolError({ server: channel.server, method: 'tasks/get' }, `invalid result: expected the task ${JSON.stringify(taskId)} with a status`);
       report(state, answer as JsonObject);
