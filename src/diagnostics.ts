@@ -11,6 +11,7 @@ export type Diagnostic =
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
   | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
   | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'invalid-trace-context'; server: string; method: string; key: 'traceparent' | 'tracestate' | 'baggage'; detail: string } // a trace context value not of its W3C form: dropped, not sent (the value is not repeated)
   | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
@@ -41,6 +42,7 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
     case 'handler-error':
       return { ...d, error: scrubError(d.error, scrub) };
     case 'transport-fallback':
+    case 'invalid-trace-context': // names the key and the rule, never the value
       return d;
     case 'rejected-tool':
       return { ...d, tool: scrub(d.tool) };

@@ -164,6 +164,26 @@ export class ProtocolError extends McpClientError {
   readonly code = 'protocol' as const;
 }
 
+/**
+ * A tool call the server ran as a task (M5) ended without a result: the
+ * task was cancelled by someone other than this client, or it needs input
+ * the client has no handler for (it is then cancelled). Code 'rpc': it is
+ * the server's answer to the call, as a JSON-RPC error would be. A task that
+ * failed with a JSON-RPC error rejects with that RpcError instead.
+ */
+export class TaskError extends McpClientError {
+  override readonly name = 'TaskError' as const;
+  readonly code = 'rpc' as const;
+  constructor(
+    site: ErrorSite,
+    readonly taskId: string,
+    readonly status: string,
+    detail: string,
+  ) {
+    super(site, `task ${JSON.stringify(taskId)} ${detail}`);
+  }
+}
+
 /** A single message exceeded the configured maximum size (W2); the connection is dropped. */
 export class MessageTooLargeError extends ProtocolError {
   override readonly name = 'MessageTooLargeError' as const;

@@ -12,6 +12,8 @@ import { tapTransport, type WireEntry } from '../transport/tap.js';
 import type { Transport, TransportEnd, TransportKind, TransportState } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
 import { initializeHandshake, type Handshake } from './handshake.js';
+import { traceContextMeta, type TraceContextHook } from './trace-context.js';
+import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 import {
   checkCallTool,
   checkEmpty,
@@ -127,6 +129,15 @@ export interface McpClientOptions {
    * not scrubbed.
    */
   secrets?: readonly string[];
+  /**
+   * The host's trace context for each request (#17 item 6): asked with the
+   * method before every request (the handshake's too) unless the request's
+   * own options carry `traceContext`. Sent in `_meta` as `traceparent`,
+   * `tracestate`, `baggage` in both eras, and over HTTP as the headers of
+   * the same names. A value not of its W3C form is dropped with an
+   * `invalid-trace-context` diagnostic, never sent.
+   */
+  traceContext?: TraceContextHook;
 }
 
 
@@ -144,6 +155,10 @@ export class McpClient {
   /** connect()'s handshake, which a renewal reported during it waits for. */
   private firstHandshake: Promise<ServerProfile> | undefined;
   private known: ServerProfile | undefined;
+  /** Each listed tool's execution.taskSupport, from the last listTools (M5: a 'required' tool is called as a task). */
+  private readonly toolTaskSupport = new Map<string, TaskSupport>();
+  /** Listeners a task run adds for its progress and status notifications. */
+  private readonly notificationWatchers = new Set<(notification: JsonRpcNotification) => void>();
 
   constructor(
     transport: Transport,
@@ -160,6 +175,7 @@ export class McpClient {
       renewSession: () => this.renewSession(),
       onConnectionState: options.onConnectionState,
       reconnectWaitMs: options.reconnectWaitMs,
+      requestMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
@@ -282,11 +298,47 @@ export class McpClient {
   }
 
   listTools(options?: RequestOptions): Promise<ListToolsResult> {
-    return this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>;
+    return (this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>).then((result) => {
+      this.toolTaskSupport.clear();
+      for (const tool of result.tools) this.toolTaskSupport.set(tool.name, taskSupportOf(tool));
+      return result;
+    });
   }
 
-  callTool(name: string, args: JsonObject = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.call('tools/call', { name, arguments: args }, checkCallTool, options) as Promise<CallToolResult>;
+  /**
+   * Calls a tool; resolves with its final result. A tool that requires a
+   * task (or `options.task` for one that allows it) is called as a task and
+   * followed to its result (M5, see tasks.ts); so is any call a 2026-era
+   * server answers with a task.
+   */
+  callTool(name: string, args: JsonObject = {}, options?: CallToolOptions): Promise<CallToolResult> {
+    if (!this.usable()) return Promise.reject(this.notReady('tools/call'));
+    const capabilities = this.known?.capabilities as JsonObject | undefined;
+    const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
+    if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
+    return this.connection
+      .request('tools/call', { name, arguments: args }, options)
+      .then((value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)));
+  }
+
+  /** What a task run needs of this client: requests, notifications, the result check, the server-request handlers. */
+  private taskChannel(): TaskChannel {
+    const { sampling, elicitation, roots } = this.options.handlers ?? {};
+    const handlers: Record<string, RequestHandler | undefined> = { ...this.options.requestHandlers, 'sampling/createMessage': sampling, 'elicitation/create': elicitation, 'roots/list': roots };
+    return {
+      server: this.server,
+      request: (method, params, options) => this.connection.request(method, params, options),
+      watch: (listener) => {
+        this.notificationWatchers.add(listener);
+        return () => this.notificationWatchers.delete(listener);
+      },
+      check: checkCallTool,
+      answer: (method, params, signal) => {
+        const handler = handlers[method];
+        return handler ? Promise.resolve(handler(params, { id: 'task-input', signal })) : undefined;
+      },
+      onDiagnostic: this.options.onDiagnostic,
+    };
   }
 
   listResources(options?: RequestOptions): Promise<ListResourcesResult> {
@@ -415,6 +467,7 @@ export class McpClient {
         o.onListChanged?.('prompts');
         break;
     }
+    for (const watcher of this.notificationWatchers) watcher(n);
     o.onNotification?.(n);
   }
 }

@@ -23,6 +23,7 @@ import {
 } from '../jsonrpc/message.js';
 import type { SendOptions, TransportState, Transport, TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
+import type { TraceContext } from './trace-context.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -59,6 +60,12 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** Overall cap when resetTimeoutOnProgress is on. Default 10 minutes. */
   maxTotalTimeoutMs?: number;
+  /**
+   * The trace context for this request (#17 item 6), in place of what the
+   * client's `traceContext` hook would say. Sent in `_meta` (and as HTTP
+   * headers); a value not of its W3C form is dropped with a diagnostic.
+   */
+  traceContext?: TraceContext;
 }
 
 export interface RequestContext {
@@ -91,6 +98,12 @@ export interface ConnectionOptions {
   onConnectionState?: (state: TransportState) => void;
   /** See McpClientOptions.reconnectWaitMs. Default DEFAULT_RECONNECT_WAIT_MS. */
   reconnectWaitMs?: number;
+  /**
+   * Entries to add to each request's `params._meta` (the trace context; the
+   * place for per-request protocol fields too), asked once per request, the
+   * handshake's included. They win over the caller's entries of the same name.
+   */
+  requestMeta?: (method: string, options: RequestOptions) => Record<string, unknown> | undefined;
 }
 
 /** While the transport reconnects: what it said, and a promise that settles when it is back or gone. */
@@ -243,6 +256,8 @@ export class Connection {
       const meta = isObject(params?._meta) ? params._meta : {};
       params = { ...params, _meta: { ...meta, progressToken: id } };
     }
+    const extraMeta = this.options.requestMeta?.(method, options);
+    if (extraMeta) params = { ...params, _meta: { ...(isObject(params?._meta) ? params._meta : {}), ...extraMeta } };
     const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
     return new Promise<unknown>((resolve, reject) => {

@@ -129,6 +129,8 @@ export interface Tool extends JsonObject {
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
   annotations?: ToolAnnotations;
+  /** 2025-11-25: whether the tool runs as a task; absent means 'forbidden' (M5, see tasks.ts). */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' } & JsonObject;
 }
 
 export interface CallToolResult extends JsonObject {

@@ -11,6 +11,7 @@ import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import { readSse, type SseEnd } from './sse-stream.js';
+import { traceHeaders } from './trace-headers.js';
 import type { Transport, TransportHandlers } from './transport.js';
 
 export interface SseTransportOptions extends HttpTransportOptions {
@@ -197,7 +198,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
   private async postToEndpoint(message: JsonRpcMessage, method: string | undefined): Promise<void> {
     const endpoint = this.endpoint;
     if (!endpoint) throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error('no endpoint: the SSE stream is not connected') });
-    const response = await this.request(endpoint, { method: 'POST', headers: this.headersFor({ 'content-type': 'application/json' }), body: JSON.stringify(message) }, method);
+    const response = await this.request(endpoint, { method: 'POST', headers: this.headersFor({ 'content-type': 'application/json', ...traceHeaders(message) }), body: JSON.stringify(message) }, method);
     if (!response.ok) throw await this.statusError(response, method);
     await response.body?.cancel().catch(() => {});
   }

@@ -14,6 +14,7 @@ import { isObject, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messag
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import { readSse, type SseEvent } from './sse-stream.js';
+import { traceHeaders } from './trace-headers.js';
 import type { SendOptions, Transport, TransportHandlers } from './transport.js';
 
 export interface StreamableHttpTransportOptions extends HttpTransportOptions {
@@ -112,7 +113,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         this.url,
         {
           method: 'POST',
-          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.sessionHeaders() }),
+          // The request's trace context travels as headers too (#17 item 6).
+          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.sessionHeaders(), ...traceHeaders(message) }),
           body: JSON.stringify(message),
         },
         method,

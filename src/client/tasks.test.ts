@@ -1,0 +1,304 @@
+// Task-augmented tool calls (#17 item 5, M5). The 2025-11-25 flavour against
+// a real task server: the official SDK v1's experimental tasks
+// (spec-tests/fixtures/sdk-tasks-server.mjs) as a stdio child. The 2026-07-28
+// extension against an in-memory scripted server that follows SEP-2663
+// (no installed server implements it: the SDK v2 server has no task runtime).
+
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { describe, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RpcError, TaskError, TimeoutError } from '../errors.js';
+import { NO_ANSWER, ScriptedTransport, type WireMessage } from '../testing/scripted-transport.js';
+import { StdioTransport } from '../transport/stdio.js';
+import { StreamableHttpTransport } from '../transport/streamable-http.js';
+import { isAlive } from '../util/process-alive.js';
+import { McpClient, type McpClientOptions } from './client.js';
+import type { ProgressUpdate } from './connection.js';
+import { legacyTaskRequest, taskStateOf, type TaskState } from './tasks.js';
+
+const TASKS_SERVER = fileURLToPath(new URL('../../spec-tests/fixtures/sdk-tasks-server.mjs', import.meta.url));
+
+/** The SDK v1 task server as a real child, connected; closed (and killed if need be) after the test. */
+async function startTaskServer(t: TestContext, options: McpClientOptions = {}, env: Record<string, string> = {}) {
+  const sent: WireMessage[] = [];
+  const transport = new StdioTransport({ command: [process.execPath, TASKS_SERVER], server: 'sdk-tasks', env, shutdownStepMs: 500 });
+  const client = new McpClient(transport, { ...options, onWire: (entry) => entry.direction === 'send' && sent.push(entry.message as WireMessage) });
+  t.after(async () => {
+    await client.close().catch(() => {});
+    const pid = transport.pid;
+    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  await client.connect();
+  return { client, sent };
+}
+
+const methods = (sent: WireMessage[]) => sent.map((m) => m.method).filter((m) => m !== undefined);
+
+describe('2025-11-25 tasks against the SDK v1 task server (stdio)', () => {
+  test('a task-required tool: params.task with a ttl, tasks/get at the suggested interval, tasks/result; the final result, progress and status reported', async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.find((tool) => tool.name === 'slow')?.execution, { taskSupport: 'required' });
+    const statuses: TaskState[] = [];
+    const progress: ProgressUpdate[] = [];
+    const result = await client.callTool('slow', { ms: 200, text: 'done' }, { onProgress: (u) => progress.push(u), task: { onStatus: (s) => statuses.push(s) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'done' }]);
+
+    const call = sent.find((m) => m.method === 'tools/call')!;
+    assert.deepEqual((call.params as { task?: unknown }).task, { ttl: 600_000 });
+    const taskId = statuses[0]!.taskId;
+    assert.equal(statuses[0]!.status, 'working');
+    assert.equal(statuses[0]!.pollIntervalMs, 20);
+    assert.ok(statuses.some((s) => s.statusMessage === 'halfway'), JSON.stringify(statuses));
+    assert.equal(statuses.at(-1)!.status, 'completed');
+    assert.deepEqual(progress, [
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2 },
+    ]);
+    const gets = sent.filter((m) => m.method === 'tasks/get');
+    assert.ok(gets.length >= 2, `polled ${gets.length} times`);
+    assert.ok(gets.every((m) => (m.params as { taskId?: string }).taskId === taskId));
+    assert.equal(methods(sent).filter((m) => m === 'tasks/result').length, 1);
+    assert.equal(methods(sent).at(-1), 'tasks/result');
+  });
+
+  test("the call's trace context goes on each of the task's requests (M6)", async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    await client.callTool('slow', { ms: 60, text: 'x' }, { traceContext: { traceparent } });
+    const taskRequests = sent.filter((m) => m.method === 'tools/call' || m.method?.startsWith('tasks/'));
+    assert.ok(taskRequests.length >= 3);
+    for (const m of taskRequests) assert.equal((m.params as { _meta?: { traceparent?: string } })._meta?.traceparent, traceparent, m.method);
+  });
+
+  test('input_required: tasks/result carries the elicitation to the handler; its answer reaches the task', async (t) => {
+    const asked: unknown[] = [];
+    const { client, sent } = await startTaskServer(t, {
+      handlers: {
+        elicitation: (params) => {
+          asked.push(params);
+          return { action: 'accept', content: { ok: true } };
+        },
+      },
+    });
+    await client.listTools();
+    const statuses: string[] = [];
+    const result = await client.callTool('confirm', { question: 'go on?' }, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: JSON.stringify({ action: 'accept', content: { ok: true } }) }]);
+    assert.equal(asked.length, 1);
+    assert.equal((asked[0] as { message?: string }).message, 'go on?');
+    assert.ok(statuses.includes('input_required'), JSON.stringify(statuses));
+    assert.equal(methods(sent).filter((m) => m === 'tasks/result').length, 1);
+  });
+
+  test('without the task machinery the same call fails (what a client that ignores taskSupport gets)', async (t) => {
+    const { client } = await startTaskServer(t);
+    await client.listTools();
+    const result = await client.callTool('slow', { ms: 1, text: 'x' }, { task: false });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /requires task augmentation/);
+  });
+
+  test("an optional tool is a plain call unless asked; task: true makes it a task; an ordinary tool is never one", async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    assert.deepEqual((await client.callTool('maybe', { text: 'a' })).content, [{ type: 'text', text: 'a' }].map(() => ({ type: 'text', text: 'task: a' })));
+    assert.equal((sent.at(-1)!.params as { task?: unknown }).task, undefined);
+    assert.deepEqual((await client.callTool('maybe', { text: 'b' }, { task: true })).content, [{ type: 'text', text: 'task: b' }]);
+    assert.ok(sent.some((m) => m.method === 'tasks/result'));
+    const before = sent.length;
+    assert.deepEqual((await client.callTool('plain', { text: 'c' }, { task: true })).content, [{ type: 'text', text: 'plain: c' }]);
+    assert.deepEqual(methods(sent.slice(before)), ['tools/call']);
+    assert.equal((sent.at(-1)!.params as { task?: unknown }).task, undefined);
+  });
+
+  test('a failed task hands back what the call would have: the isError result', async (t) => {
+    const { client } = await startTaskServer(t);
+    await client.listTools();
+    const statuses: string[] = [];
+    const result = await client.callTool('broken', {}, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.equal(result.isError, true);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'it broke' }]);
+    assert.equal(statuses.at(-1), 'failed');
+  });
+
+  test('abort: tasks/cancel is sent, the call rejects with the signal reason, the server shows the task cancelled', async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    const controller = new AbortController();
+    let taskId = '';
+    const call = client.callTool('forever', {}, {
+      signal: controller.signal,
+      task: {
+        onStatus: (s) => {
+          taskId = s.taskId;
+          setTimeout(() => controller.abort(new Error('user gave up')), 50);
+        },
+      },
+    });
+    await assert.rejects(call, /user gave up/);
+    const got = await waitForStatus(client, taskId, 'cancelled');
+    assert.equal(got, 'cancelled');
+    assert.ok(sent.some((m) => m.method === 'tasks/cancel' && (m.params as { taskId?: string }).taskId === taskId));
+    assert.ok(!sent.some((m) => m.method === 'notifications/cancelled'), 'a task is cancelled with tasks/cancel');
+  });
+
+  test("the task's timeout: tasks/cancel, then a TimeoutError that says so", async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    let taskId = '';
+    const error = await client.callTool('forever', {}, { task: { timeoutMs: 150, ttlMs: 60_000, onStatus: (s) => (taskId = s.taskId) } }).catch((e: unknown) => e);
+    assert.ok(error instanceof TimeoutError, String(error));
+    assert.match(error.message, /tasks\/cancel sent/);
+    assert.equal(await waitForStatus(client, taskId, 'cancelled'), 'cancelled');
+    assert.ok(sent.some((m) => m.method === 'tasks/cancel'));
+  });
+});
+
+describe('2025-11-25 tasks over Streamable HTTP (the SDK v1 task server on 127.0.0.1)', () => {
+  test('the task is followed to its result; the traceparent header is on the call and on every poll', async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-tasks-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const traceLog = path.join(dir, 'trace.ndjson');
+    const child = spawn(process.execPath, [TASKS_SERVER, '--http'], { env: { ...process.env, TRACE_LOG: traceLog }, stdio: ['pipe', 'pipe', 'inherit'] });
+    t.after(() => {
+      child.stdin.end();
+      child.kill('SIGKILL');
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const match = /listening (\d+)/.exec(text);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the task server exited with ${code}`)));
+    });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    const client = new McpClient(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, server: 'sdk-tasks-http' }), { traceContext: () => ({ traceparent }) });
+    t.after(() => client.close());
+    await client.connect();
+    await client.listTools();
+    const statuses: string[] = [];
+    const result = await client.callTool('slow', { ms: 100, text: 'over http' }, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'over http' }]);
+    assert.equal(statuses.at(-1), 'completed');
+    const seen = readFileSync(traceLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method: string; traceparent: string | null });
+    const taskPosts = seen.filter((r) => r.method === 'tools/call' || r.method.startsWith('tasks/'));
+    assert.ok(taskPosts.some((r) => r.method === 'tasks/get') && taskPosts.some((r) => r.method === 'tasks/result'), JSON.stringify(taskPosts));
+    for (const r of taskPosts) assert.equal(r.traceparent, traceparent, r.method);
+  });
+});
+
+/** Polls tasks/get until the status is `want` (or 2 s pass), returning the last status seen. */
+async function waitForStatus(client: McpClient, taskId: string, want: string): Promise<string> {
+  const until = Date.now() + 2_000;
+  for (;;) {
+    const state = taskStateOf(await client.request('tasks/get', { taskId }));
+    if (state?.status === want || Date.now() > until) return state?.status ?? 'none';
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the 2025 rule for asking', () => {
+  const caps = { tasks: { requests: { tools: { call: {} } } } };
+  test('never without the server capability, never for a listed tool that forbids it', () => {
+    assert.equal(legacyTaskRequest({}, 'required', undefined), undefined);
+    assert.equal(legacyTaskRequest({}, 'optional', true), undefined);
+    assert.deepEqual(legacyTaskRequest(caps, 'required', undefined), {});
+    assert.equal(legacyTaskRequest(caps, 'required', { ask: false }), undefined);
+    assert.equal(legacyTaskRequest(caps, 'optional', undefined), undefined);
+    assert.deepEqual(legacyTaskRequest(caps, 'optional', { ask: true, ttlMs: 5 }), { ask: true, ttlMs: 5 });
+    // Options without `ask` (a status callback) change nothing about whether to ask.
+    assert.equal(legacyTaskRequest(caps, 'optional', { onStatus: () => {} }), undefined);
+    assert.equal(legacyTaskRequest(caps, 'forbidden', true), undefined);
+    assert.deepEqual(legacyTaskRequest(caps, undefined, true), { ask: true });
+    assert.equal(legacyTaskRequest(caps, 'required', false), undefined);
+  });
+});
+
+// --- 2026-07-28: the io.modelcontextprotocol/tasks extension ----------------------------------
+
+const MODERN_INIT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'scripted-modern', version: '1' } };
+
+/** A scripted server that answers tools/call with a task handle and plays `script` for tasks/*. */
+async function modernServer(t: TestContext, script: (message: WireMessage, polls: number) => unknown, options: McpClientOptions = {}) {
+  let polls = 0;
+  const transport = new ScriptedTransport((message) => {
+    if (message.method === 'initialize') return MODERN_INIT;
+    if (message.method === 'tools/call') return { resultType: 'task', taskId: 't-1', status: 'working', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 15 };
+    if (message.method === 'tasks/get') polls++;
+    return script(message, polls);
+  });
+  const client = new McpClient(transport, options);
+  t.after(() => client.close());
+  await client.connect();
+  return { client, sent: transport.sent };
+}
+
+const task = (status: string, extra: Record<string, unknown> = {}) => ({ resultType: 'complete', taskId: 't-1', status, createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:01Z', ttlMs: 60_000, pollIntervalMs: 15, ...extra });
+
+describe('2026-07-28 tasks extension (scripted per SEP-2663)', () => {
+  test('resultType "task": polled with tasks/get, the inline result returned; no tasks/result', async (t) => {
+    const statuses: string[] = [];
+    const { client, sent } = await modernServer(t, (m, polls) => (m.method === 'tasks/get' ? (polls < 3 ? task('working') : task('completed', { result: { content: [{ type: 'text', text: 'ok' }] } })) : {}));
+    const result = await client.callTool('anything', {}, { task: { onStatus: (s) => statuses.push(s.status) } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'ok' }]);
+    assert.deepEqual(statuses, ['working', 'completed']);
+    assert.equal((sent.find((m) => m.method === 'tools/call')!.params as { task?: unknown }).task, undefined, 'the server decides: no params.task');
+    assert.deepEqual(methods(sent).slice(1), ['notifications/initialized', 'tools/call', 'tasks/get', 'tasks/get', 'tasks/get']);
+  });
+
+  test('failed: the JSON-RPC error of the task as an RpcError', async (t) => {
+    const { client } = await modernServer(t, (m) => (m.method === 'tasks/get' ? task('failed', { error: { code: -32603, message: 'boom', data: { why: 'x' } } }) : {}));
+    const error = await client.callTool('anything').catch((e: unknown) => e);
+    assert.ok(error instanceof RpcError && error.rpcCode === -32603 && error.rpcMessage === 'boom', String(error));
+  });
+
+  test('cancelled by the server: a TaskError', async (t) => {
+    const { client } = await modernServer(t, (m) => (m.method === 'tasks/get' ? task('cancelled', { statusMessage: 'operator stopped it' }) : {}));
+    await assert.rejects(client.callTool('anything'), (e: unknown) => e instanceof TaskError && /operator stopped it/.test(e.message));
+  });
+
+  test('input_required: each input request answered once through the handler, sent with tasks/update', async (t) => {
+    const asked: unknown[] = [];
+    const { client, sent } = await modernServer(
+      t,
+      (m, polls) => {
+        if (m.method === 'tasks/update') return { resultType: 'complete' };
+        if (m.method !== 'tasks/get') return {};
+        if (polls <= 2) return task('input_required', { inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'sure?', requestedSchema: { type: 'object', properties: {} } } } } });
+        return task('completed', { result: { content: [{ type: 'text', text: 'confirmed' }] } });
+      },
+      { handlers: { elicitation: (params) => (asked.push(params), { action: 'accept', content: {} }) } },
+    );
+    const result = await client.callTool('anything');
+    assert.deepEqual(result.content, [{ type: 'text', text: 'confirmed' }]);
+    assert.equal(asked.length, 1, 'the same key seen on two polls is answered once');
+    const updates = sent.filter((m) => m.method === 'tasks/update');
+    assert.deepEqual(updates.map((m) => m.params), [{ taskId: 't-1', inputResponses: { confirm: { action: 'accept', content: {} } } }]);
+  });
+
+  test('input_required with no handler: tasks/cancel and a TaskError that says what to install', async (t) => {
+    const { client, sent } = await modernServer(t, (m) => (m.method === 'tasks/get' ? task('input_required', { inputRequests: { q: { method: 'sampling/createMessage', params: {} } } }) : m.method === 'tasks/cancel' ? {} : NO_ANSWER));
+    await assert.rejects(client.callTool('anything'), (e: unknown) => e instanceof TaskError && /sampling\/createMessage/.test(e.message));
+    assert.ok(sent.some((m) => m.method === 'tasks/cancel'));
+  });
+
+  test('abort while polling: tasks/cancel, the signal reason', async (t) => {
+    const controller = new AbortController();
+    const { client, sent } = await modernServer(t, (m, polls) => {
+      if (m.method === 'tasks/get' && polls === 2) controller.abort(new Error('stop'));
+      return m.method === 'tasks/get' ? task('working') : {};
+    });
+    await assert.rejects(client.callTool('anything', {}, { signal: controller.signal }), /stop/);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(sent.some((m) => m.method === 'tasks/cancel' && (m.params as { taskId?: string }).taskId === 't-1'));
+  });
+});
