@@ -180,7 +180,7 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.equal(((await client.request('tasks/cancel', { taskId: long.task.taskId })) as { status: string }).status, 'cancelled');
     });
 
-    it('callTool on it returns the final result (#17 item 5)', { todo: 'task-augmented callTool (#17 item 5) is not merged yet: today the server answers -32601' }, async () => {
+    it('callTool on it returns the final result (#17 item 5)', async () => {
       const { client } = connected();
       assert.equal(firstText(await client.callTool('slow-task', { ms: 100 })), 'task done after 100 ms');
     });
