@@ -4,11 +4,11 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { receivedLines, startScriptedServer } from '../../spec-tests/helpers/scripted-server.js';
-import type { Diagnostic } from '../diagnostics.js';
-import { startHttpFixture } from '../testing/http-fixture.js';
-import { McpClient } from './client.js';
-import { baggageProblem, checkTraceContext, traceparentProblem, tracestateProblem } from './trace-context.js';
+import { receivedLines, startScriptedServer } from './helpers/scripted-server.js';
+import type { Diagnostic } from '../src/diagnostics.js';
+import { startHttpFixture } from '../src/testing/http-fixture.js';
+import { McpClient } from '../src/client/client.js';
+import { baggageProblem, checkTraceContext, traceparentProblem, tracestateProblem } from '../src/client/trace-context.js';
 
 const PARENT = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
 const OTHER_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-00';
