@@ -2,6 +2,14 @@
 // request (a banner line on stdout, a response nobody asked for). Reported,
 // never thrown into an unrelated caller (W3, W4). A leaf module.
 
+/**
+ * How a connection's era was decided: `configured` (legacy, modern or a
+ * pinned version), `probed` (auto, this connect), `cached` (auto, an earlier
+ * verdict), `reprobed` (a cached verdict no longer held), `upgraded` (a
+ * legacy initialize was refused with a modern error naming a version both speak).
+ */
+export type EraDecision = 'configured' | 'probed' | 'cached' | 'reprobed' | 'upgraded';
+
 export type Diagnostic =
   | { kind: 'noise'; server: string; text: string } // a non-JSON line, skipped
   | { kind: 'invalid-message'; server: string; detail: string; excerpt: string } // JSON, not JSON-RPC 2.0 (excerpt: the start of it, secrets scrubbed)
@@ -11,6 +19,7 @@ export type Diagnostic =
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
   | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
   | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'era'; server: string; era: 'legacy' | 'modern'; protocolVersion: string; how: EraDecision } // which protocol era the connection speaks, and how that was decided (#17)
   | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
@@ -41,6 +50,7 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
     case 'handler-error':
       return { ...d, error: scrubError(d.error, scrub) };
     case 'transport-fallback':
+    case 'era':
       return d;
     case 'rejected-tool':
       return { ...d, tool: scrub(d.tool) };

@@ -11,7 +11,10 @@ import type { JsonRpcNotification } from '../jsonrpc/message.js';
 import { tapTransport, type WireEntry } from '../transport/tap.js';
 import type { Transport, TransportEnd, TransportKind, TransportState } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
-import { initializeHandshake, type Handshake } from './handshake.js';
+import { DEFAULT_PROTOCOL_ERA, type ConnectedEra, type ProtocolEra } from './era.js';
+import type { EraCache } from './era-cache.js';
+import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
+import { eraHandshake } from './modern-handshake.js';
 import {
   checkCallTool,
   checkEmpty,
@@ -73,7 +76,24 @@ export interface McpClientOptions {
    * answered -32601.
    */
   requestHandlers?: Readonly<Record<string, RequestHandler>>;
-  /** The handshake to run at connect() and after an expired session. Default: the `initialize` exchange. */
+  /**
+   * Which protocol era to speak (#17): 'auto' (probe with server/discover,
+   * fall back to `initialize`), 'legacy', 'modern', or `{ version }`. A
+   * server's own `protocolEra` (ServerParams) wins. Default DEFAULT_PROTOCOL_ERA.
+   */
+  protocolEra?: ProtocolEra;
+  /** Where 'auto' keeps its verdicts (connect() uses a process-wide one in memory); a host persists them through its own. */
+  eraCache?: EraCache;
+  /** The server's key in eraCache (connect() sets it: eraCacheKey(params)); without one, nothing is cached. */
+  eraCacheKey?: string;
+  /** How long 'auto' waits for the stdio probe's answer, start-up included, ms. Default DEFAULT_PROBE_TIMEOUT_MS (1 000). */
+  probeTimeoutMs?: number;
+  /**
+   * Entries for the `_meta` of every request this client sends (both eras):
+   * a host's trace context, for one. Per request, RequestOptions.meta adds more.
+   */
+  requestMeta?: (method: string, params: Record<string, unknown> | undefined) => Record<string, unknown> | undefined;
+  /** The handshake to run at connect() and after an expired session. Default: the one protocolEra calls for. Overrides protocolEra. */
   handshake?: Handshake;
   /** The handshake ran again after the server lost the session; the profile is what the server said this time. */
   onSessionRenewed?: (profile: ServerProfile) => void;
@@ -139,7 +159,7 @@ export interface ConnectOptions {
 export class McpClient {
   private readonly connection: Connection;
   private readonly transport: Transport;
-  private readonly handshake: Handshake;
+  private handshake: Handshake;
   private connectTimeoutMs: number | undefined;
   /** connect()'s handshake, which a renewal reported during it waits for. */
   private firstHandshake: Promise<ServerProfile> | undefined;
@@ -151,7 +171,17 @@ export class McpClient {
   ) {
     this.transport = options.onWire ? tapTransport(transport, options.onWire) : transport;
     if (options.secrets?.length) this.transport.addSecrets?.(options.secrets);
-    this.handshake = options.handshake ?? initializeHandshake;
+    this.handshake =
+      options.handshake ??
+      eraHandshake({
+        era: options.protocolEra ?? DEFAULT_PROTOCOL_ERA,
+        transportKind: transport.kind,
+        cache: options.eraCache,
+        cacheKey: options.eraCacheKey,
+        probeTimeoutMs: options.probeTimeoutMs,
+        onDecided: (profile, how) =>
+          options.onDiagnostic?.({ kind: 'era', server: transport.server, era: profile.era ?? 'legacy', protocolVersion: profile.protocolVersion, how }),
+      });
     this.connection = new Connection(this.transport, {
       defaultTimeoutMs: options.timeoutMs,
       onNotification: (n) => this.onNotification(n),
@@ -160,6 +190,7 @@ export class McpClient {
       renewSession: () => this.renewSession(),
       onConnectionState: options.onConnectionState,
       reconnectWaitMs: options.reconnectWaitMs,
+      requestMeta: options.requestMeta,
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
@@ -198,6 +229,10 @@ export class McpClient {
   get protocolVersion(): string | undefined {
     return this.known?.protocolVersion;
   }
+  /** The protocol era the connection speaks, once connected (#17): 'legacy' (the 2025 `initialize`) or 'modern' (2026-07-28). */
+  get era(): ConnectedEra | undefined {
+    return this.known ? (this.known.era ?? 'legacy') : undefined;
+  }
 
   /** The wire in use ('stdio', 'streamable-http' or 'sse'); after connect()'s fallback, the one it fell back to. */
   get transportKind(): TransportKind {
@@ -231,6 +266,8 @@ export class McpClient {
       await this.connection.open();
       this.firstHandshake = this.runHandshake(options.signal);
       this.known = await this.firstHandshake;
+      // Decided once (#17): a renewal speaks the era the first handshake found, it does not probe again.
+      if (!this.options.handshake && this.known.era !== 'modern') this.handshake = this.options.protocolEra === undefined || typeof this.options.protocolEra === 'string' ? initializeHandshake : legacyHandshake(this.known.protocolVersion);
       this.transport.handshakeComplete?.();
       return this.known;
     } catch (error) {

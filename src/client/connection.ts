@@ -8,7 +8,7 @@
 // handshake again (`renewSession`), then sends them, and sends once more the
 // messages the server refused for that reason.
 
-import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
+import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, RpcError, rpcErrorFor, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
 import { excerpt, scrubDiagnostic, type Diagnostic, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
@@ -23,6 +23,7 @@ import {
 } from '../jsonrpc/message.js';
 import type { SendOptions, TransportState, Transport, TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
+import { withMeta } from './request-meta.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -59,6 +60,11 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** Overall cap when resetTimeoutOnProgress is on. Default 10 minutes. */
   maxTotalTimeoutMs?: number;
+  /**
+   * Entries added to this request's params._meta (trace context, task
+   * augmentation, …), beside those the connection adds itself (#17).
+   */
+  meta?: Record<string, unknown>;
 }
 
 export interface RequestContext {
@@ -91,6 +97,8 @@ export interface ConnectionOptions {
   onConnectionState?: (state: TransportState) => void;
   /** See McpClientOptions.reconnectWaitMs. Default DEFAULT_RECONNECT_WAIT_MS. */
   reconnectWaitMs?: number;
+  /** Entries for every request's params._meta, by method (see McpClientOptions.requestMeta). */
+  requestMeta?: (method: string, params: Record<string, unknown> | undefined) => Record<string, unknown> | undefined;
 }
 
 /** While the transport reconnects: what it said, and a promise that settles when it is back or gone. */
@@ -106,6 +114,14 @@ export interface HandshakeChannel {
   readonly transport: Transport;
   request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /**
+   * A request with a string id (`mcpwire-probe-N`), which cannot collide with
+   * the numeric ids of other requests and takes none of them: the era probe
+   * (#17), so a fallback `initialize` still goes out as id 0.
+   */
+  probe(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
+  /** Sets (or with undefined, clears) the `_meta` entries every request carries from now on: the modern envelope. */
+  setEnvelope(meta: Record<string, unknown> | undefined): void;
 }
 
 interface Pending {
@@ -135,6 +151,9 @@ export type ConnectionState = 'idle' | 'open' | 'closing' | 'closed';
 export class Connection {
   private currentState: ConnectionState = 'idle';
   private nextId = 0;
+  private probes = 0;
+  /** The modern era's per-request `_meta` (#17 item 2), set by the handshake; undefined in the legacy era. */
+  private envelope: Record<string, unknown> | undefined;
   private pending = new Map<JsonRpcId, Pending>();
   /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
   private readonly deadlines = new DeadlineQueue();
@@ -224,6 +243,10 @@ export class Connection {
       transport: this.transport,
       request: (method, params, options) => this.startRequest(method, params, options ?? {}, true),
       notify: (method, params) => this.sendNotification(method, params, true),
+      probe: (method, params, options) => this.startRequest(method, params, options ?? {}, true, `mcpwire-probe-${++this.probes}`),
+      setEnvelope: (meta) => {
+        this.envelope = meta;
+      },
     };
   }
 
@@ -231,12 +254,14 @@ export class Connection {
     return this.startRequest(method, params, options, false);
   }
 
-  private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean): Promise<unknown> {
+  private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean, probeId?: string): Promise<unknown> {
     if (this.currentState !== 'open') return Promise.reject(this.closedError(method));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
 
-    const id = this.nextId++;
+    const id = probeId ?? this.nextId++;
+    const hooked = this.options.requestMeta?.(method, params);
+    if (this.envelope || hooked || options.meta) params = withMeta(params, this.envelope, hooked, options.meta);
     const wantsProgress = options.onProgress !== undefined || options.resetTimeoutOnProgress === true;
     if (wantsProgress) {
       // MCP progress: the token travels in params._meta; the request id is unique, so it serves as the token.
@@ -573,7 +598,7 @@ export class Connection {
       const { code, message, data } = response.error;
       // The server's message goes into our error text: scrub any credential it echoes (T4).
       const cleanData = data === undefined || !this.transport.scrub ? data : (JSON.parse(this.scrub(JSON.stringify(data))) as unknown);
-      entry.reject(new RpcError({ server: this.server, method: entry.method }, code, this.scrub(message), cleanData));
+      entry.reject(rpcErrorFor({ server: this.server, method: entry.method }, code, this.scrub(message), cleanData));
     } else {
       entry.resolve(response.result);
     }

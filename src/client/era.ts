@@ -14,3 +14,6 @@ export type ProtocolEra = 'auto' | 'legacy' | 'modern' | { version: string };
 
 /** The era a connection ended up speaking. */
 export type ConnectedEra = 'legacy' | 'modern';
+
+/** The era connect() speaks when neither the server's params nor the client's options say (chosen from the probe's measured cost; see README). */
+export const DEFAULT_PROTOCOL_ERA: ProtocolEra = 'legacy';
