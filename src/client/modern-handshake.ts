@@ -151,7 +151,7 @@ async function discover(channel: HandshakeChannel, request: HandshakeRequest, ve
     } catch (error) {
       if (request.options.signal?.aborted) throw error;
       if (error instanceof UnsupportedVersionError) {
-        const mutual = versions.find((v) => error.supported.includes(v)) ?? MODERN_PROTOCOL_VERSIONS.find((v) => error.supported.includes(v));
+        const mutual = versions.find((v) => error.supported.includes(v));
         if (mutual !== undefined && !retried) {
           version = mutual;
           continue;
@@ -171,7 +171,7 @@ async function discover(channel: HandshakeChannel, request: HandshakeRequest, ve
       throw new ProtocolError(site, `invalid result: ${problem}`);
     }
     const result = raw as DiscoverResult;
-    const mutual = versions.find((v) => result.supportedVersions.includes(v)) ?? MODERN_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
+    const mutual = versions.find((v) => result.supportedVersions.includes(v));
     if (mutual === undefined) {
       if (fallback && !result.supportedVersions.some(isModernVersion)) return { verdict: 'legacy' };
       throw new ProtocolError(site, `the server speaks ${result.supportedVersions.join(', ') || 'no version'}; this client speaks ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')}`);
