@@ -167,6 +167,21 @@ describe('M1 era over stdio', () => {
   });
 });
 
+describe('M2 per-request _meta hook points (trace context, tasks)', () => {
+  for (const protocolEra of ['auto', 'legacy'] as const) {
+    test(`${protocolEra}: requestMeta entries go on every request, RequestOptions.meta on one, beside the envelope`, async (t) => {
+      const { client, seen } = await open(t, stdio([ECHO, 'stdio', 'dual'], protocolEra), { requestMeta: () => ({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }) });
+      await client.callTool('echo', { text: 'x' }, { meta: { baggage: 'k=v' } });
+      const call = seen.sent.find((m) => m.method === 'tools/call')!;
+      const meta = metaOf(call)!;
+      assert.equal(meta.traceparent, '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+      assert.equal(meta.baggage, 'k=v');
+      assert.equal(meta[META], protocolEra === 'auto' ? '2026-07-28' : undefined);
+      assert.ok(seen.sent.filter((m) => 'id' in m).every((m) => metaOf(m)?.traceparent), 'every request, the handshake’s too');
+    });
+  }
+});
+
 /** Starts the E1 echo server over HTTP; resolves with its URL. */
 async function startEchoHttp(t: TestContext, era: 'modern' | 'dual'): Promise<string> {
   const child: ChildProcess = spawn(process.execPath, [ECHO, 'http', era], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -35,6 +35,7 @@ import {
   type ReadResourceResult,
   type ResultCheck,
   type ServerProfile,
+  resultTypeOf,
 } from './results.js';
 
 /** The handshake includes the server's start-up (an `npx` server may install first), so it gets longer than a call. */
@@ -412,6 +413,10 @@ export class McpClient {
   }
 
   private checked(method: string, value: unknown, check: ResultCheck): JsonObject {
+    const kind = resultTypeOf(value);
+    if (kind !== 'complete') {
+      throw new ProtocolError({ server: this.server, method }, `the server answered with resultType "${kind}", which this client does not handle here (only "complete", or none, is a final result); call it through request() to see the result as sent`);
+    }
     const problem = check(value);
     if (problem) throw new ProtocolError({ server: this.server, method }, `invalid result: ${problem}`);
     return value as JsonObject;

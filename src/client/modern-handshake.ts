@@ -55,7 +55,7 @@ export interface EraHandshakeOptions {
   cache?: EraCache;
   cacheKey?: string;
   probeTimeoutMs?: number;
-  /** Told how the era was decided, once the handshake is done. */
+  /** Told how `auto` decided the era, once the handshake is done (never for a configured era). */
   onDecided?: (profile: ServerProfile, how: EraDecision) => void;
 }
 
@@ -64,8 +64,9 @@ type Probe = { verdict: 'modern'; profile: ServerProfile } | { verdict: 'legacy'
 /** The Handshake for a configured era: legacy, modern, a pinned version, or auto. */
 export function eraHandshake(options: EraHandshakeOptions): Handshake {
   const { era } = options;
+  // Only a decision is reported: a configured era (the default among them) changes nothing a host sees.
   const decided = (profile: ServerProfile, how: EraDecision) => {
-    options.onDecided?.(profile, how);
+    if (how !== 'configured') options.onDecided?.(profile, how);
     return profile;
   };
   if (era === 'legacy') return withDecision(legacyHandshake(), decided);

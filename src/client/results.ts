@@ -273,3 +273,12 @@ export const checkCallTool: ResultCheck = (value) => {
 };
 
 export const checkEmpty: ResultCheck = (value) => (isObject(value) ? undefined : 'the result is not an object');
+
+/**
+ * 2026-07-28 (SEP-2322): a result says what kind it is in `resultType`;
+ * absent means `complete` (every 2025 result). Anything else (an
+ * `input_required` round, a task) is not the method's final result.
+ */
+export function resultTypeOf(value: unknown): string {
+  return isObject(value) && typeof value.resultType === 'string' ? value.resultType : 'complete';
+}
