@@ -38,6 +38,7 @@ async function open(t: TestContext, params: ServerParams, extra: McpClientOption
     ...extra,
     onWire: (entry: WireEntry) => entry.direction === 'send' && seen.sent.push(entry.message as Record<string, unknown>),
     onDiagnostic: (d) => {
+      extra.onDiagnostic?.(d);
       if (d.kind === 'era') seen.eras.push(d);
       if (d.kind === 'transport-fallback') seen.fallbacks.push(d);
     },
@@ -233,5 +234,22 @@ describe('M1/M2 era over Streamable HTTP', () => {
     assert.equal(client.transportKind, 'streamable-http');
     assert.deepEqual(seen.sent.map((m) => m.method).slice(0, 3), ['server/discover', 'initialize', 'notifications/initialized']);
     assert.ok((await client.listTools()).tools.length > 0);
+  });
+});
+
+describe('M2 x-mcp-header over modern Streamable HTTP', () => {
+  test('a mirrored parameter goes out as Mcp-Param-Region (the SDK v2 server validates it), and a tool with an invalid annotation is left out with a diagnostic', async (t) => {
+    const url = await startEchoHttp(t, 'modern');
+    const rejected: Diagnostic[] = [];
+    const { client } = await open(t, { transport: 'streamable-http', url, protocolEra: 'auto' }, { onDiagnostic: (d) => d.kind === 'rejected-tool' && rejected.push(d) });
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    assert.deepEqual(names.sort(), ['echo', 'regional']);
+    assert.equal(rejected.length, 1);
+    assert.deepEqual((await client.callTool('regional', { region: 'eu-wést' })).content, [{ type: 'text', text: 'region eu-wést' }]);
+  });
+
+  test('over stdio the annotations are ignored (the spec allows it): every tool is listed', async (t) => {
+    const { client } = await open(t, stdio([ECHO, 'stdio', 'modern']));
+    assert.equal((await client.listTools()).tools.length, 3);
   });
 });

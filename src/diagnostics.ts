@@ -18,7 +18,7 @@ export type Diagnostic =
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
   | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
-  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' | 'invalid-header'; detail?: string } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
   | { kind: 'era'; server: string; era: 'legacy' | 'modern'; protocolVersion: string; how: EraDecision } // which protocol era the connection speaks, and how that was decided (#17)
   | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 

@@ -14,6 +14,7 @@ import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptio
 import { DEFAULT_PROTOCOL_ERA, type ConnectedEra, type ProtocolEra } from './era.js';
 import type { EraCache } from './era-cache.js';
 import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
+import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
 import { eraHandshake } from './modern-handshake.js';
 import {
   checkCallTool,
@@ -165,6 +166,8 @@ export class McpClient {
   /** connect()'s handshake, which a renewal reported during it waits for. */
   private firstHandshake: Promise<ServerProfile> | undefined;
   private known: ServerProfile | undefined;
+  /** Modern Streamable HTTP: each listed tool's x-mcp-header parameters, mirrored as Mcp-Param-* on its calls. */
+  private readonly headerParams = new Map<string, readonly HeaderParam[]>();
 
   constructor(
     transport: Transport,
@@ -320,11 +323,34 @@ export class McpClient {
   }
 
   listTools(options?: RequestOptions): Promise<ListToolsResult> {
-    return this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>;
+    const listed = this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>;
+    return this.mirrorsHeaders() ? listed.then((result) => this.withValidHeaders(result)) : listed;
   }
 
   callTool(name: string, args: JsonObject = {}, options?: RequestOptions): Promise<CallToolResult> {
+    const mirrored = this.headerParams.get(name);
+    if (mirrored?.length) options = { ...options, headers: { ...options?.headers, ...paramHeaders(mirrored, args) } };
     return this.call('tools/call', { name, arguments: args }, checkCallTool, options) as Promise<CallToolResult>;
+  }
+
+  /** Only modern Streamable HTTP carries Mcp-Param-*: "Clients using other transports MAY ignore x-mcp-header". */
+  private mirrorsHeaders(): boolean {
+    return this.known?.era === 'modern' && this.transport.kind === 'streamable-http';
+  }
+
+  /** Leaves out each tool whose x-mcp-header annotations are invalid (2026-07-28 MUST), with a diagnostic; remembers the rest. */
+  private withValidHeaders(result: ListToolsResult): ListToolsResult {
+    this.headerParams.clear();
+    const tools = result.tools.filter((tool) => {
+      const found = headerParamsOf(tool.inputSchema);
+      if ('invalid' in found) {
+        this.options.onDiagnostic?.({ kind: 'rejected-tool', server: this.server, tool: tool.name, why: 'invalid-header', detail: found.invalid });
+        return false;
+      }
+      if (found.params.length) this.headerParams.set(tool.name, found.params);
+      return true;
+    });
+    return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
   listResources(options?: RequestOptions): Promise<ListResourcesResult> {

@@ -65,6 +65,8 @@ export interface RequestOptions {
    * augmentation, …), beside those the connection adds itself (#17).
    */
   meta?: Record<string, unknown>;
+  /** HTTP headers for this request only (the 2026-07-28 Mcp-Param-* of a tools/call); ignored by stdio. */
+  headers?: Record<string, string>;
 }
 
 export interface RequestContext {
@@ -314,7 +316,8 @@ export class Connection {
       return;
     }
     const epoch = this.sessionEpoch;
-    const options: SendOptions | undefined = entry.abandonSignal ? { signal: entry.abandonSignal.signal } : undefined;
+    const headers = entry.options.headers;
+    const options: SendOptions | undefined = entry.abandonSignal ? (headers ? { signal: entry.abandonSignal.signal, headers } : { signal: entry.abandonSignal.signal }) : undefined;
     entry.sent = true;
     this.transport.send(message, options).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;

@@ -82,7 +82,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const method = 'method' in message ? message.method : undefined;
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
-    const post = this.post(message, method, requestId, options?.signal);
+    const post = this.post(message, method, requestId, options?.signal, options?.headers);
     await (requestId === undefined ? this.trackOutgoing(post) : post);
   }
 
@@ -119,7 +119,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return headers;
   }
 
-  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
     const sentSession = this.sessionId;
     let response: Response;
     try {
@@ -127,7 +127,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         this.url,
         {
           method: 'POST',
-          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.modern ? modernHeaders(message, this.protocolVersion) : this.sessionHeaders()) }),
+          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.modern ? { ...extra, ...modernHeaders(message, this.protocolVersion) } : this.sessionHeaders()) }),
           body: JSON.stringify(message),
         },
         method,

@@ -67,6 +67,8 @@ export interface SendOptions {
    * `usesRequestSignals`, so the others cost nothing per request.
    */
   signal?: AbortSignal;
+  /** Extra HTTP headers for this message (2026-07-28 Mcp-Param-*); transports without headers ignore them. */
+  headers?: Record<string, string>;
 }
 
 export interface Transport {
