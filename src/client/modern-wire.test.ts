@@ -73,3 +73,26 @@ describe('M2 typed errors and resultType', () => {
     assert.equal(resultTypeOf({ resultType: 'input_required' }), 'input_required');
   });
 });
+
+describe('M2 x-mcp-header', () => {
+  const schema = (props: Record<string, unknown>) => ({ type: 'object', properties: props });
+  test('annotated parameters, nested through properties, become Mcp-Param-* with the value encoding; null and absent are omitted', async () => {
+    const { headerParamsOf, paramHeaders } = await import('./header-params.js');
+    const found = headerParamsOf(schema({ region: { type: 'string', 'x-mcp-header': 'Region' }, opts: { type: 'object', properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry' } } }, n: { type: 'integer', 'x-mcp-header': 'N' } }));
+    assert.ok('params' in found);
+    assert.deepEqual(paramHeaders(found.params, { region: 'Hello, 世界', opts: { dry: false }, n: null }), { 'mcp-param-region': '=?base64?SGVsbG8sIOS4lueVjA==?=', 'mcp-param-dry': 'false' });
+  });
+
+  test('invalid annotations: not a token, duplicate (any case), a number, under items or anyOf', async () => {
+    const { headerParamsOf } = await import('./header-params.js');
+    for (const bad of [
+      schema({ a: { type: 'string', 'x-mcp-header': 'Has Space' } }),
+      schema({ a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } }),
+      schema({ a: { type: 'number', 'x-mcp-header': 'A' } }),
+      schema({ a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } }),
+      { anyOf: [schema({ a: { type: 'string', 'x-mcp-header': 'A' } })] },
+    ]) {
+      assert.ok('invalid' in headerParamsOf(bad), JSON.stringify(bad));
+    }
+  });
+});

@@ -82,6 +82,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const method = 'method' in message ? message.method : undefined;
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
+    // 2026-07-28 "Cancellation": closing a request's response stream is its cancellation (the Connection's abandon
+    // signal has aborted it); notifications/cancelled is for stdio only.
+    if (this.modern && method === 'notifications/cancelled') return;
     const post = this.post(message, method, requestId, options?.signal, options?.headers);
     await (requestId === undefined ? this.trackOutgoing(post) : post);
   }
