@@ -2,6 +2,14 @@
 // request (a banner line on stdout, a response nobody asked for). Reported,
 // never thrown into an unrelated caller (W3, W4). A leaf module.
 
+/**
+ * How a connection's era was decided: `configured` (legacy, modern or a
+ * pinned version), `probed` (auto, this connect), `cached` (auto, an earlier
+ * verdict), `reprobed` (a cached verdict no longer held), `upgraded` (a
+ * legacy initialize was refused with a modern error naming a version both speak).
+ */
+export type EraDecision = 'configured' | 'probed' | 'cached' | 'reprobed' | 'upgraded';
+
 export type Diagnostic =
   | { kind: 'noise'; server: string; text: string } // a non-JSON line, skipped
   | { kind: 'invalid-message'; server: string; detail: string; excerpt: string } // JSON, not JSON-RPC 2.0 (excerpt: the start of it, secrets scrubbed)
@@ -10,7 +18,8 @@ export type Diagnostic =
   | { kind: 'handler-error'; server: string; method: string; error: unknown } // a host handler threw
   | { kind: 'stderr'; server: string; text: string } // a chunk of the server's stderr
   | { kind: 'transport-fallback'; server: string; from: 'streamable-http'; to: 'sse'; status: number } // refused initialize over Streamable HTTP with this status; legacy HTTP+SSE is tried
-  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' | 'invalid-header'; detail?: string } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
+  | { kind: 'era'; server: string; era: 'legacy' | 'modern'; protocolVersion: string; how: EraDecision } // which protocol era the connection speaks, and how that was decided (#17)
   | { kind: 'invalid-trace-context'; server: string; method: string; key: 'traceparent' | 'tracestate' | 'baggage'; detail: string } // a trace context value not of its W3C form: dropped, not sent (the value is not repeated)
   | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 
@@ -42,6 +51,7 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
     case 'handler-error':
       return { ...d, error: scrubError(d.error, scrub) };
     case 'transport-fallback':
+    case 'era':
     case 'invalid-trace-context': // names the key and the rule, never the value
       return d;
     case 'rejected-tool':

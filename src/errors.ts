@@ -69,7 +69,7 @@ export interface ClosedDetail {
 
 /** The transport or the process went away before the answer came (W8, S3). */
 export class ClosedError extends McpClientError {
-  override readonly name: 'ClosedError' | 'AuthError' | 'SessionExpiredError' = 'ClosedError';
+  override readonly name: 'ClosedError' | 'AuthError' | 'SessionExpiredError' | 'EraProbeClosedError' = 'ClosedError';
   readonly code = 'closed' as const;
   readonly reason: ClosedReason;
   readonly exitCode: number | null | undefined;
@@ -208,6 +208,56 @@ export class RpcError extends McpClientError {
   ) {
     super(site, `the server answered with error ${rpcCode}: ${rpcMessage}`);
   }
+}
+
+/**
+ * `-32021` (2026-07-28, MissingRequiredClientCapability): the server needs a
+ * client capability this client did not declare, which it declares only for
+ * what it has a handler for. `capability` names it when the server said.
+ * Install the handler (McpClientOptions.handlers) and call again.
+ */
+export class MissingClientCapabilityError extends RpcError {
+  readonly capability: string | undefined;
+  constructor(site: ErrorSite, rpcMessage: string, data?: unknown) {
+    super(site, -32021, rpcMessage, data);
+    this.capability = capabilityNamed(data);
+    this.message = `${prefix(site)}the server requires the client capability ${this.capability ? `"${this.capability}"` : '(unnamed)'}, which this client does not declare: install its handler (${rpcMessage})`;
+  }
+}
+
+/**
+ * `-32022` (2026-07-28, UnsupportedProtocolVersion): the server does not
+ * speak the version the request declared; `supported` lists those it does.
+ */
+export class UnsupportedVersionError extends RpcError {
+  readonly supported: readonly string[];
+  readonly requested: string | undefined;
+  constructor(site: ErrorSite, rpcMessage: string, data?: unknown) {
+    super(site, -32022, rpcMessage, data);
+    const d = (typeof data === 'object' && data !== null ? data : {}) as { supported?: unknown; requested?: unknown };
+    this.supported = Array.isArray(d.supported) ? d.supported.filter((v): v is string => typeof v === 'string') : [];
+    this.requested = typeof d.requested === 'string' ? d.requested : undefined;
+  }
+}
+
+/** The server's capability name in a -32021 error's data: `{ capability }`, `{ required: [..] }` or `{ capabilities: [..] }`. */
+function capabilityNamed(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  for (const key of ['capability', 'missing', 'required', 'requiredCapabilities', 'capabilities']) {
+    const v = d[key];
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && v.length > 0) return v.map(String).join(', ');
+    if (typeof v === 'object' && v !== null && Object.keys(v).length > 0) return Object.keys(v).join(', ');
+  }
+  return undefined;
+}
+
+/** The typed error for a JSON-RPC error answer: the 2026-07-28 codes get their own classes. */
+export function rpcErrorFor(site: ErrorSite, code: number, rpcMessage: string, data?: unknown): RpcError {
+  if (code === -32021) return new MissingClientCapabilityError(site, rpcMessage, data);
+  if (code === -32022) return new UnsupportedVersionError(site, rpcMessage, data);
+  return new RpcError(site, code, rpcMessage, data);
 }
 
 /**

@@ -3,7 +3,7 @@
 
 export * from './errors.js';
 export { nextDelay, type BackoffPolicy } from './util/backoff.js';
-export type { Diagnostic, DiagnosticHook } from './diagnostics.js';
+export type { Diagnostic, DiagnosticHook, EraDecision } from './diagnostics.js';
 export { ErrorCodes } from './jsonrpc/codes.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './jsonrpc/message.js';
 export { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES, type LineFramer, type LineFramerOptions } from './jsonrpc/line-framer.js';
@@ -58,7 +58,10 @@ export {
   type ToolAnnotations,
 } from './client/results.js';
 export { connect, connectStdio, createTransport, type CommonServerParams, type ServerParams } from './client/connect.js';
-export type { ConnectedEra, ProtocolEra } from './client/era.js';
+export { DEFAULT_PROTOCOL_ERA, type ConnectedEra, type ProtocolEra } from './client/era.js';
+export { createMemoryEraCache, defaultEraCache, eraCacheKey, type EraCache, type EraVerdict } from './client/era-cache.js';
+export { DEFAULT_PROBE_TIMEOUT_MS, EraProbeClosedError } from './client/modern-handshake.js';
+export { LATEST_MODERN_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from './client/request-meta.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';

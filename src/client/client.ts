@@ -11,7 +11,11 @@ import type { JsonRpcNotification } from '../jsonrpc/message.js';
 import { tapTransport, type WireEntry } from '../transport/tap.js';
 import type { Transport, TransportEnd, TransportKind, TransportState } from '../transport/transport.js';
 import { Connection, type ProgressUpdate, type RequestHandler, type RequestOptions } from './connection.js';
-import { initializeHandshake, type Handshake } from './handshake.js';
+import { DEFAULT_PROTOCOL_ERA, type ConnectedEra, type ProtocolEra } from './era.js';
+import type { EraCache } from './era-cache.js';
+import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
+import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
+import { eraHandshake } from './modern-handshake.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 import {
@@ -34,6 +38,7 @@ import {
   type ReadResourceResult,
   type ResultCheck,
   type ServerProfile,
+  resultTypeOf,
 } from './results.js';
 
 /** The handshake includes the server's start-up (an `npx` server may install first), so it gets longer than a call. */
@@ -75,7 +80,24 @@ export interface McpClientOptions {
    * answered -32601.
    */
   requestHandlers?: Readonly<Record<string, RequestHandler>>;
-  /** The handshake to run at connect() and after an expired session. Default: the `initialize` exchange. */
+  /**
+   * Which protocol era to speak (#17): 'auto' (probe with server/discover,
+   * fall back to `initialize`), 'legacy', 'modern', or `{ version }`. A
+   * server's own `protocolEra` (ServerParams) wins. Default DEFAULT_PROTOCOL_ERA.
+   */
+  protocolEra?: ProtocolEra;
+  /** Where 'auto' keeps its verdicts (connect() uses a process-wide one in memory); a host persists them through its own. */
+  eraCache?: EraCache;
+  /** The server's key in eraCache (connect() sets it: eraCacheKey(params)); without one, nothing is cached. */
+  eraCacheKey?: string;
+  /** How long 'auto' waits for the stdio probe's answer, start-up included, ms. Default DEFAULT_PROBE_TIMEOUT_MS (1 000). */
+  probeTimeoutMs?: number;
+  /**
+   * Entries for the `_meta` of every request this client sends (both eras):
+   * a host's trace context, for one. Per request, RequestOptions.meta adds more.
+   */
+  requestMeta?: (method: string, params: Record<string, unknown> | undefined) => Record<string, unknown> | undefined;
+  /** The handshake to run at connect() and after an expired session. Default: the one protocolEra calls for. Overrides protocolEra. */
   handshake?: Handshake;
   /** The handshake ran again after the server lost the session; the profile is what the server said this time. */
   onSessionRenewed?: (profile: ServerProfile) => void;
@@ -150,7 +172,7 @@ export interface ConnectOptions {
 export class McpClient {
   private readonly connection: Connection;
   private readonly transport: Transport;
-  private readonly handshake: Handshake;
+  private handshake: Handshake;
   private connectTimeoutMs: number | undefined;
   /** connect()'s handshake, which a renewal reported during it waits for. */
   private firstHandshake: Promise<ServerProfile> | undefined;
@@ -159,6 +181,8 @@ export class McpClient {
   private readonly toolTaskSupport = new Map<string, TaskSupport>();
   /** Listeners a task run adds for its progress and status notifications. */
   private readonly notificationWatchers = new Set<(notification: JsonRpcNotification) => void>();
+  /** Modern Streamable HTTP: each listed tool's x-mcp-header parameters, mirrored as Mcp-Param-* on its calls. */
+  private readonly headerParams = new Map<string, readonly HeaderParam[]>();
 
   constructor(
     transport: Transport,
@@ -166,7 +190,17 @@ export class McpClient {
   ) {
     this.transport = options.onWire ? tapTransport(transport, options.onWire) : transport;
     if (options.secrets?.length) this.transport.addSecrets?.(options.secrets);
-    this.handshake = options.handshake ?? initializeHandshake;
+    this.handshake =
+      options.handshake ??
+      eraHandshake({
+        era: options.protocolEra ?? DEFAULT_PROTOCOL_ERA,
+        transportKind: transport.kind,
+        cache: options.eraCache,
+        cacheKey: options.eraCacheKey,
+        probeTimeoutMs: options.probeTimeoutMs,
+        onDecided: (profile, how) =>
+          options.onDiagnostic?.({ kind: 'era', server: transport.server, era: profile.era ?? 'legacy', protocolVersion: profile.protocolVersion, how }),
+      });
     this.connection = new Connection(this.transport, {
       defaultTimeoutMs: options.timeoutMs,
       onNotification: (n) => this.onNotification(n),
@@ -175,7 +209,8 @@ export class McpClient {
       renewSession: () => this.renewSession(),
       onConnectionState: options.onConnectionState,
       reconnectWaitMs: options.reconnectWaitMs,
-      requestMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
+      requestMeta: options.requestMeta,
+      traceMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
     });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
@@ -214,6 +249,10 @@ export class McpClient {
   get protocolVersion(): string | undefined {
     return this.known?.protocolVersion;
   }
+  /** The protocol era the connection speaks, once connected (#17): 'legacy' (the 2025 `initialize`) or 'modern' (2026-07-28). */
+  get era(): ConnectedEra | undefined {
+    return this.known ? (this.known.era ?? 'legacy') : undefined;
+  }
 
   /** The wire in use ('stdio', 'streamable-http' or 'sse'); after connect()'s fallback, the one it fell back to. */
   get transportKind(): TransportKind {
@@ -247,6 +286,8 @@ export class McpClient {
       await this.connection.open();
       this.firstHandshake = this.runHandshake(options.signal);
       this.known = await this.firstHandshake;
+      // Decided once (#17): a renewal speaks the era the first handshake found, it does not probe again.
+      if (!this.options.handshake && this.known.era !== 'modern') this.handshake = this.options.protocolEra === undefined || typeof this.options.protocolEra === 'string' ? initializeHandshake : legacyHandshake(this.known.protocolVersion);
       this.transport.handshakeComplete?.();
       return this.known;
     } catch (error) {
@@ -298,21 +339,25 @@ export class McpClient {
   }
 
   listTools(options?: RequestOptions): Promise<ListToolsResult> {
-    return (this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>).then((result) => {
+    const listed = (this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>).then((result) => {
       this.toolTaskSupport.clear();
       for (const tool of result.tools) this.toolTaskSupport.set(tool.name, taskSupportOf(tool));
       return result;
     });
+    return this.mirrorsHeaders() ? listed.then((result) => this.withValidHeaders(result)) : listed;
   }
 
   /**
    * Calls a tool; resolves with its final result. A tool that requires a
    * task (or `options.task` for one that allows it) is called as a task and
    * followed to its result (M5, see tasks.ts); so is any call a 2026-era
-   * server answers with a task.
+   * server answers with a task. Over modern Streamable HTTP its x-mcp-header
+   * parameters go out as Mcp-Param-* headers.
    */
   callTool(name: string, args: JsonObject = {}, options?: CallToolOptions): Promise<CallToolResult> {
     if (!this.usable()) return Promise.reject(this.notReady('tools/call'));
+    const mirrored = this.headerParams.get(name);
+    if (mirrored?.length) options = { ...options, headers: { ...options?.headers, ...paramHeaders(mirrored, args) } };
     const capabilities = this.known?.capabilities as JsonObject | undefined;
     const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
     if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
@@ -339,6 +384,26 @@ export class McpClient {
       },
       onDiagnostic: this.options.onDiagnostic,
     };
+  }
+
+  /** Only modern Streamable HTTP carries Mcp-Param-*: "Clients using other transports MAY ignore x-mcp-header". */
+  private mirrorsHeaders(): boolean {
+    return this.known?.era === 'modern' && this.transport.kind === 'streamable-http';
+  }
+
+  /** Leaves out each tool whose x-mcp-header annotations are invalid (2026-07-28 MUST), with a diagnostic; remembers the rest. */
+  private withValidHeaders(result: ListToolsResult): ListToolsResult {
+    this.headerParams.clear();
+    const tools = result.tools.filter((tool) => {
+      const found = headerParamsOf(tool.inputSchema);
+      if ('invalid' in found) {
+        this.options.onDiagnostic?.({ kind: 'rejected-tool', server: this.server, tool: tool.name, why: 'invalid-header', detail: found.invalid });
+        return false;
+      }
+      if (found.params.length) this.headerParams.set(tool.name, found.params);
+      return true;
+    });
+    return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
   listResources(options?: RequestOptions): Promise<ListResourcesResult> {
@@ -427,6 +492,10 @@ export class McpClient {
   }
 
   private checked(method: string, value: unknown, check: ResultCheck): JsonObject {
+    const kind = resultTypeOf(value);
+    if (kind !== 'complete') {
+      throw new ProtocolError({ server: this.server, method }, `the server answered with resultType "${kind}", which this client does not handle here (only "complete", or none, is a final result); call it through request() to see the result as sent`);
+    }
     const problem = check(value);
     if (problem) throw new ProtocolError({ server: this.server, method }, `invalid result: ${problem}`);
     return value as JsonObject;

@@ -7,7 +7,9 @@ import { StdioTransport, type StdioTransportOptions } from '../transport/stdio.j
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
 import type { ProtocolEra } from './era.js';
+import { defaultEraCache, eraCacheKey } from './era-cache.js';
 import { McpClient, type ConnectOptions, type McpClientOptions } from './client.js';
+import { EraProbeClosedError } from './modern-handshake.js';
 
 /** What every server description may say, whatever its transport. */
 export interface CommonServerParams {
@@ -45,12 +47,28 @@ export function createTransport(params: ServerParams): Transport {
  * servers older than 2025-03-26. 401 and 403 are about credentials and 429
  * about load, not the transport: those fail at once.
  */
-export async function connect(params: ServerParams, options: McpClientOptions = {}, handshake: ConnectOptions = {}): Promise<McpClient> {
-  const client = new McpClient(createTransport(params), options);
+export async function connect(params: ServerParams, clientOptions: McpClientOptions = {}, handshake: ConnectOptions = {}): Promise<McpClient> {
+  const options = eraOptions(params, clientOptions);
+  // The host hears of this client's end only if it is the one connect() returns, or fails with: a server that
+  // exits on the era probe and is started again is one connection to the host, not two.
+  let probing = true;
+  let endDuringConnect: Parameters<NonNullable<McpClientOptions['onClose']>>[0] | undefined;
+  const onClose = options.onClose && ((end: Parameters<NonNullable<McpClientOptions['onClose']>>[0]) => (probing ? (endDuringConnect = end) : options.onClose!(end)));
+  const client = new McpClient(createTransport(params), onClose ? { ...options, onClose } : options);
   try {
     await client.connect(handshake);
+    probing = false;
     return client;
   } catch (error) {
+    probing = false;
+    if (!(error instanceof EraProbeClosedError) && endDuringConnect) options.onClose?.(endDuringConnect);
+    if (error instanceof EraProbeClosedError) {
+      // A legacy server that exits on a request before initialize (#17 item 1): started once more, legacy, and remembered.
+      if (options.eraCache && options.eraCacheKey) options.eraCache.set(options.eraCacheKey, { era: 'legacy' });
+      const legacy = new McpClient(createTransport(params), { ...options, protocolEra: 'legacy' });
+      await legacy.connect(handshake);
+      return legacy;
+    }
     if (params.transport !== 'streamable-http' || !params.fallbackToSse) throw error;
     const status = legacyRefusalStatus(error);
     if (status === undefined) throw error;
@@ -65,6 +83,22 @@ export async function connect(params: ServerParams, options: McpClientOptions = 
       throw sseError instanceof ClosedError && sseError.reason === 'http' ? error : sseError;
     }
   }
+}
+
+/**
+ * The client options for this server's era (#17): its own protocolEra wins
+ * over the client's; 'auto' gets the process-wide verdict cache unless the
+ * host brought its own, keyed by the server's configuration or origin.
+ */
+function eraOptions(params: ServerParams, options: McpClientOptions): McpClientOptions {
+  if (options.handshake) return options;
+  const protocolEra = params.protocolEra ?? options.protocolEra;
+  return {
+    ...options,
+    ...(protocolEra !== undefined ? { protocolEra } : {}),
+    eraCache: options.eraCache ?? defaultEraCache,
+    eraCacheKey: options.eraCacheKey ?? eraCacheKey(params),
+  };
 }
 
 /** The status of an HTTP refusal that may come from a legacy HTTP+SSE server, or undefined. */

@@ -8,7 +8,7 @@
 // handshake again (`renewSession`), then sends them, and sends once more the
 // messages the server refused for that reason.
 
-import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, RpcError, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
+import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, RpcError, rpcErrorFor, SessionExpiredError, TimeoutError, type ErrorSite, type McpClientError } from '../errors.js';
 import { excerpt, scrubDiagnostic, type Diagnostic, type DiagnosticHook } from '../diagnostics.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import {
@@ -24,6 +24,7 @@ import {
 import type { SendOptions, TransportState, Transport, TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 import type { TraceContext } from './trace-context.js';
+import { withMeta } from './request-meta.js';
 
 /** W7 [kaged]: every request has a timeout; 30 s unless the caller says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -66,6 +67,13 @@ export interface RequestOptions {
    * headers); a value not of its W3C form is dropped with a diagnostic.
    */
   traceContext?: TraceContext;
+  /**
+   * Entries added to this request's params._meta (trace context, task
+   * augmentation, …), beside those the connection adds itself (#17).
+   */
+  meta?: Record<string, unknown>;
+  /** HTTP headers for this request only (the 2026-07-28 Mcp-Param-* of a tools/call); ignored by stdio. */
+  headers?: Record<string, string>;
 }
 
 export interface RequestContext {
@@ -99,11 +107,12 @@ export interface ConnectionOptions {
   /** See McpClientOptions.reconnectWaitMs. Default DEFAULT_RECONNECT_WAIT_MS. */
   reconnectWaitMs?: number;
   /**
-   * Entries to add to each request's `params._meta` (the trace context; the
-   * place for per-request protocol fields too), asked once per request, the
-   * handshake's included. They win over the caller's entries of the same name.
+   * The trace context's `params._meta` entries for a request, asked once per
+   * request, the handshake's included. They win over the caller's entries of the same name.
    */
-  requestMeta?: (method: string, options: RequestOptions) => Record<string, unknown> | undefined;
+  traceMeta?: (method: string, options: RequestOptions) => Record<string, unknown> | undefined;
+  /** Entries for every request's params._meta, by method (see McpClientOptions.requestMeta). */
+  requestMeta?: (method: string, params: Record<string, unknown> | undefined) => Record<string, unknown> | undefined;
 }
 
 /** While the transport reconnects: what it said, and a promise that settles when it is back or gone. */
@@ -119,6 +128,14 @@ export interface HandshakeChannel {
   readonly transport: Transport;
   request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /**
+   * A request with a string id (`mcpwire-probe-N`), which cannot collide with
+   * the numeric ids of other requests and takes none of them: the era probe
+   * (#17), so a fallback `initialize` still goes out as id 0.
+   */
+  probe(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
+  /** Sets (or with undefined, clears) the `_meta` entries every request carries from now on: the modern envelope. */
+  setEnvelope(meta: Record<string, unknown> | undefined): void;
 }
 
 interface Pending {
@@ -148,6 +165,9 @@ export type ConnectionState = 'idle' | 'open' | 'closing' | 'closed';
 export class Connection {
   private currentState: ConnectionState = 'idle';
   private nextId = 0;
+  private probes = 0;
+  /** The modern era's per-request `_meta` (#17 item 2), set by the handshake; undefined in the legacy era. */
+  private envelope: Record<string, unknown> | undefined;
   private pending = new Map<JsonRpcId, Pending>();
   /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
   private readonly deadlines = new DeadlineQueue();
@@ -237,6 +257,10 @@ export class Connection {
       transport: this.transport,
       request: (method, params, options) => this.startRequest(method, params, options ?? {}, true),
       notify: (method, params) => this.sendNotification(method, params, true),
+      probe: (method, params, options) => this.startRequest(method, params, options ?? {}, true, `mcpwire-probe-${++this.probes}`),
+      setEnvelope: (meta) => {
+        this.envelope = meta;
+      },
     };
   }
 
@@ -244,19 +268,21 @@ export class Connection {
     return this.startRequest(method, params, options, false);
   }
 
-  private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean): Promise<unknown> {
+  private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean, probeId?: string): Promise<unknown> {
     if (this.currentState !== 'open') return Promise.reject(this.closedError(method));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
 
-    const id = this.nextId++;
+    const id = probeId ?? this.nextId++;
+    const hooked = this.options.requestMeta?.(method, params);
+    if (this.envelope || hooked || options.meta) params = withMeta(params, this.envelope, hooked, options.meta);
     const wantsProgress = options.onProgress !== undefined || options.resetTimeoutOnProgress === true;
     if (wantsProgress) {
       // MCP progress: the token travels in params._meta; the request id is unique, so it serves as the token.
       const meta = isObject(params?._meta) ? params._meta : {};
       params = { ...params, _meta: { ...meta, progressToken: id } };
     }
-    const extraMeta = this.options.requestMeta?.(method, options);
+    const extraMeta = this.options.traceMeta?.(method, options);
     if (extraMeta) params = { ...params, _meta: { ...(isObject(params?._meta) ? params._meta : {}), ...extraMeta } };
     const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 
@@ -304,7 +330,8 @@ export class Connection {
       return;
     }
     const epoch = this.sessionEpoch;
-    const options: SendOptions | undefined = entry.abandonSignal ? { signal: entry.abandonSignal.signal } : undefined;
+    const headers = entry.options.headers;
+    const options: SendOptions | undefined = entry.abandonSignal ? (headers ? { signal: entry.abandonSignal.signal, headers } : { signal: entry.abandonSignal.signal }) : undefined;
     entry.sent = true;
     this.transport.send(message, options).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;
@@ -588,7 +615,7 @@ export class Connection {
       const { code, message, data } = response.error;
       // The server's message goes into our error text: scrub any credential it echoes (T4).
       const cleanData = data === undefined || !this.transport.scrub ? data : (JSON.parse(this.scrub(JSON.stringify(data))) as unknown);
-      entry.reject(new RpcError({ server: this.server, method: entry.method }, code, this.scrub(message), cleanData));
+      entry.reject(rpcErrorFor({ server: this.server, method: entry.method }, code, this.scrub(message), cleanData));
     } else {
       entry.resolve(response.result);
     }

@@ -14,3 +14,14 @@ export type ProtocolEra = 'auto' | 'legacy' | 'modern' | { version: string };
 
 /** The era a connection ended up speaking. */
 export type ConnectedEra = 'legacy' | 'modern';
+
+/**
+ * The era connect() speaks when neither the server's params nor the client's
+ * options say. 'legacy', chosen from the probe's measured cost
+ * (scripts/era-probe-cost.mts, median of 9 connects each, Dec 2026): within
+ * noise (±1 ms on the fastest servers) against servers that answer
+ * server/discover with -32601, but +830 ms against one that ignores unknown
+ * methods (the probe timeout) and +190 ms against one that exits on them (a
+ * second start); the rule was 'auto' only if ≤ 10 ms against each. 'auto' is opt-in.
+ */
+export const DEFAULT_PROTOCOL_ERA: ProtocolEra = 'legacy';

@@ -28,16 +28,21 @@ export interface Handshake {
  * be one we speak, else fail naming both; 3. tell the transport the version
  * (HTTP sends it as a header from now on); 4. send notifications/initialized.
  */
-export const initializeHandshake: Handshake = {
+export const initializeHandshake: Handshake = legacyHandshake();
+
+/** The `initialize` exchange offering `version` (default the newest 2025 revision); a pinned version must come back as sent. */
+export function legacyHandshake(version: string = LATEST_PROTOCOL_VERSION): Handshake {
+  const pinned = version !== LATEST_PROTOCOL_VERSION;
+  return {
   async run(channel, { clientInfo, capabilities, options }) {
-    const raw = await channel.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, options);
+    const raw = await channel.request('initialize', { protocolVersion: version, capabilities, clientInfo }, options);
     const problem = checkInitialize(raw);
     if (problem) throw new ProtocolError({ server: channel.server, method: 'initialize' }, `invalid result: ${problem}`);
     const result = raw as InitializeResult;
-    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
+    if (pinned ? result.protocolVersion !== version : !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
       throw new ProtocolError(
         { server: channel.server, method: 'initialize' },
-        `the server answered with protocol version ${result.protocolVersion}; this client requested ${LATEST_PROTOCOL_VERSION} and speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+        `the server answered with protocol version ${result.protocolVersion}; this client requested ${version} and speaks ${pinned ? 'only that (pinned)' : SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
       );
     }
     channel.transport.setProtocolVersion?.(result.protocolVersion);
@@ -46,4 +51,5 @@ export const initializeHandshake: Handshake = {
     if (typeof result.instructions === 'string') profile.instructions = result.instructions;
     return profile;
   },
-};
+  };
+}

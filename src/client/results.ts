@@ -39,10 +39,17 @@ export interface InitializeResult extends JsonObject {
 
 /** What the client knows about the server once the handshake is done, whichever handshake it was. */
 export interface ServerProfile {
+  /** 'modern' for a 2026-07-28 connection (#17); absent means legacy (the profile is then what initialize said). client.era reads it. */
+  era?: 'legacy' | 'modern';
   protocolVersion: string;
   serverInfo: Implementation;
   capabilities: ServerCapabilities;
   instructions?: string;
+  /** Modern era: the versions server/discover listed. */
+  supportedVersions?: string[];
+  /** Modern era: how long (ms) and for whom (`cacheScope`) server/discover said its answer may be cached. */
+  ttlMs?: number;
+  cacheScope?: string;
 }
 
 export interface Annotations extends JsonObject {
@@ -268,3 +275,12 @@ export const checkCallTool: ResultCheck = (value) => {
 };
 
 export const checkEmpty: ResultCheck = (value) => (isObject(value) ? undefined : 'the result is not an object');
+
+/**
+ * 2026-07-28 (SEP-2322): a result says what kind it is in `resultType`;
+ * absent means `complete` (every 2025 result). Anything else (an
+ * `input_required` round, a task) is not the method's final result.
+ */
+export function resultTypeOf(value: unknown): string {
+  return isObject(value) && typeof value.resultType === 'string' ? value.resultType : 'complete';
+}

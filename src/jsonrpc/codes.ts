@@ -5,4 +5,10 @@ export const ErrorCodes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** 2026-07-28: HTTP headers do not match the body (HeaderMismatch). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: MissingRequiredClientCapability. */
+  MissingClientCapability: -32021,
+  /** 2026-07-28: UnsupportedProtocolVersion; data.supported lists the server's versions. */
+  UnsupportedProtocolVersion: -32022,
 } as const;

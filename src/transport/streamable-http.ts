@@ -39,6 +39,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   readonly usesRequestSignals = true;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
+  /** The 2026-07-28 wire (#17 item 2): stateless, request metadata mirrored into headers on every POST. */
+  private modern = false;
   private listener: AbortController | undefined;
   private closePromise: Promise<void> | undefined;
 
@@ -54,9 +56,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     this.protocolVersion = version;
   }
 
-  /** The session is initialized: open the GET stream for server-initiated messages (again, after a renewal). */
+  /**
+   * The 2026-07-28 wire on (a version) or off (undefined, back to exactly
+   * the 2025 POSTs): no session, no GET stream; every POST carries
+   * MCP-Protocol-Version equal to its body's, Mcp-Method, and Mcp-Name for
+   * tools/call, resources/read and prompts/get; a 4xx whose body is the
+   * JSON-RPC error for the request is its answer, not a transport failure.
+   */
+  setModern(version: string | undefined): void {
+    this.modern = version !== undefined;
+    this.protocolVersion = version;
+    this.sessionId = undefined;
+  }
+
+  /** The session is initialized: open the GET stream for server-initiated messages (again, after a renewal). Not in the modern era: it has none. */
   handshakeComplete(): void {
-    if (this.streamOptions.listen !== false && !this.ended && !this.closing) this.listen();
+    if (this.streamOptions.listen !== false && !this.modern && !this.ended && !this.closing) this.listen();
   }
 
   /**
@@ -68,7 +83,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const method = 'method' in message ? message.method : undefined;
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
-    const post = this.post(message, method, requestId, options?.signal);
+    // 2026-07-28 "Cancellation": closing a request's response stream is its cancellation (the Connection's abandon
+    // signal has aborted it); notifications/cancelled is for stdio only.
+    if (this.modern && method === 'notifications/cancelled') return;
+    const post = this.post(message, method, requestId, options?.signal, options?.headers);
     await (requestId === undefined ? this.trackOutgoing(post) : post);
   }
 
@@ -105,7 +123,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return headers;
   }
 
-  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
     const sentSession = this.sessionId;
     let response: Response;
     try {
@@ -114,7 +132,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         {
           method: 'POST',
           // The request's trace context travels as headers too (#17 item 6).
-          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.sessionHeaders(), ...traceHeaders(message) }),
+          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.modern ? { ...extra, ...modernHeaders(message, this.protocolVersion) } : this.sessionHeaders()), ...traceHeaders(message) }),
           body: JSON.stringify(message),
         },
         method,
@@ -125,7 +143,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       throw error;
     }
     // The server assigns the session in its answer to the message that opened it (the handshake's first).
-    if (sentSession === undefined) this.takeSessionId(response);
+    if (sentSession === undefined && !this.modern) this.takeSessionId(response);
+    // A 4xx that carries the JSON-RPC error for this request (a modern server's -32022, -32601, -32020, -32021)
+    // is the server's answer: the client reads it as an RpcError (an era verdict, a retry), never a transport refusal.
+    if (requestId !== undefined && response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 403) {
+      const body = await this.errorBody(response, method);
+      const answer = rpcErrorAnswer(body, requestId, this.modern);
+      if (answer !== undefined) {
+        this.handlers?.onMessage(answer);
+        return;
+      }
+      if ((response.status === 404 || response.status === 410 || (response.status === 400 && saysSessionUnknown(body))) && sentSession !== undefined) {
+        this.sessionExpired(sentSession);
+        throw new SessionExpiredError(this.site(method), response.status);
+      }
+      throw this.statusErrorWith(response.status, body, method);
+    }
 
     // "When a client receives HTTP 404 in response to a request containing an MCP-Session-Id,
     // it MUST start a new session"; 410 Gone is treated alike. The server did not process the message.
@@ -365,6 +398,59 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       }
     })();
   }
+}
+
+/** The methods whose `name` (or `uri`) is mirrored as Mcp-Name (2026-07-28 "Standard Request Headers"). */
+const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** MCP-Protocol-Version (the body's own, so the two cannot disagree), Mcp-Method and Mcp-Name for one POST. */
+export function modernHeaders(message: JsonRpcMessage, fallbackVersion: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!('method' in message)) return headers;
+  const params = isObject(message.params) ? message.params : undefined;
+  const meta = params && isObject(params._meta) ? params._meta : undefined;
+  const version = typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string' ? (meta[PROTOCOL_VERSION_META_KEY] as string) : fallbackVersion;
+  if (version !== undefined) headers['mcp-protocol-version'] = version;
+  headers['mcp-method'] = message.method;
+  const field = NAMED_METHODS[message.method];
+  const name = field && params ? params[field] : undefined;
+  if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+  return headers;
+}
+
+/**
+ * 2026-07-28 "Value Encoding": a value that is not plain visible ASCII
+ * (with inner spaces and tabs), or that looks like the sentinel itself, is
+ * sent as `=?base64?{Base64 of its UTF-8}?=`.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** Error codes only a 2026-07-28 server sends: HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion. */
+const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+
+/**
+ * The JSON-RPC error response in a 4xx body that answers request `id`, or
+ * undefined. In the modern era any error with the request's id is its
+ * answer; in the 2025 era only a modern code is (a legacy server's 4xx
+ * bodies are about the session, with a null id), so a modern server met by
+ * a 2025 request is recognised as such, not taken for a legacy HTTP+SSE one.
+ */
+function rpcErrorAnswer(body: string, id: JsonRpcId, modern: boolean): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || !isObject(value.error) || typeof value.error.code !== 'number') return undefined;
+  const code = value.error.code;
+  if (value.id === id && (modern || MODERN_ERROR_CODES.has(code))) return value;
+  if ((value.id === null || value.id === undefined) && MODERN_ERROR_CODES.has(code)) return { ...value, id };
+  return undefined;
 }
 
 /**

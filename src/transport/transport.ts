@@ -67,6 +67,8 @@ export interface SendOptions {
    * `usesRequestSignals`, so the others cost nothing per request.
    */
   signal?: AbortSignal;
+  /** Extra HTTP headers for this message (2026-07-28 Mcp-Param-*); transports without headers ignore them. */
+  headers?: Record<string, string>;
 }
 
 export interface Transport {
@@ -117,6 +119,12 @@ export interface Transport {
   scrub?(text: string): string;
   /** The negotiated protocol version, set before the handshake's last message (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
+  /**
+   * The 2026-07-28 wire with this protocol version, or (undefined) the 2025
+   * wire exactly as before (#17). Only transports whose wire differs between
+   * the eras implement it (Streamable HTTP: stateless, metadata headers).
+   */
+  setModern?(version: string | undefined): void;
   /** The handshake is complete; called again after each renewal (Streamable HTTP then opens its GET stream). */
   handshakeComplete?(): void;
 }
