@@ -83,7 +83,15 @@ async function until(check: () => boolean, what: string, ms = 5_000): Promise<vo
 }
 
 /** Every tool, the resource and the prompt, as the SDK v2 client uses them in E2.v2-peers-sdk. */
-async function usesEverything({ client, asked }: Connected, era: V2Era, transport: V2Transport, version: string): Promise<void> {
+/**
+ * What the modern suites need that has not landed yet (#17 items 3 and 4): until it does, those
+ * checks run as todo (they run, and say how they fail, without failing the suite).
+ */
+const MRTR_PENDING: string | false = 'input-required results (#17 item 3) are not merged yet';
+const LISTEN_PENDING: string | false = 'subscriptions/listen (#17 item 4) is not merged yet';
+
+async function usesEverything(connected: Connected, era: V2Era, transport: V2Transport, version: string, options: { ask?: boolean } = {}): Promise<void> {
+  const { client } = connected;
   assert.equal(client.profile?.protocolVersion, version);
   if (!ERA_PENDING) assert.equal(eraOf(client), version === MODERN_VERSION ? 'modern' : 'legacy');
   assert.equal(client.serverInfo?.name, `v2-${era}-${transport}`);
@@ -106,6 +114,17 @@ async function usesEverything({ client, asked }: Connected, era: V2Era, transpor
   assert.equal(firstText(counted), 'counted 3');
   assert.deepEqual(progress, [1, 2, 3]);
 
+  if (options.ask !== false) await answersAsk(connected, transport, version);
+
+  const read = await client.readResource('v2://greeting');
+  assert.deepEqual(read.contents, [{ uri: 'v2://greeting', mimeType: 'text/plain', text: 'hello from the v2 server' }]);
+
+  const prompt = await client.getPrompt('greet', { name: 'Ada' });
+  assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }]);
+}
+
+/** The ask tool: an elicitation, by a server request (legacy stdio) or an input_required round (modern). */
+async function answersAsk({ client, asked }: Connected, transport: V2Transport, version: string): Promise<void> {
   const answer = await client.callTool('ask', { question: 'What is the answer?' });
   if (transport === 'http' && version === LEGACY_VERSION) {
     // 2025 stateless HTTP serving cannot send a server-to-client request at all: the tool fails, in band.
@@ -118,12 +137,6 @@ async function usesEverything({ client, asked }: Connected, era: V2Era, transpor
     assert.equal(firstText(answer), 'answer=42 state=ask-round-1');
     assert.deepEqual(asked, ['What is the answer?']);
   }
-
-  const read = await client.readResource('v2://greeting');
-  assert.deepEqual(read.contents, [{ uri: 'v2://greeting', mimeType: 'text/plain', text: 'hello from the v2 server' }]);
-
-  const prompt = await client.getPrompt('greet', { name: 'Ada' });
-  assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }]);
 }
 
 /** add-tool, then notifications/tools/list_changed (modern: through subscriptions/listen), then the new tool. */
@@ -202,8 +215,9 @@ for (const transport of ['stdio', 'http'] as const) {
     for (const protocolEra of ['modern', 'auto'] as const) {
       describe(`mcpwire (${protocolEra}) against the v2 ${era} server over ${transport}`, { skip: ERA_PENDING }, () => {
         const connected = connectedSuite(era, transport, protocolEra);
-        it(`negotiates ${MODERN_VERSION} and uses every tool, the resource and the prompt`, () => usesEverything(connected(), era, transport, MODERN_VERSION));
-        it('hears tools/list_changed through subscriptions/listen after add-tool and sees the new tool', () =>
+        it(`negotiates ${MODERN_VERSION} and uses every tool, the resource and the prompt`, () => usesEverything(connected(), era, transport, MODERN_VERSION, { ask: false }));
+        it('answers the ask tool: input_required, through the elicitation handler, requestState echoed', { todo: MRTR_PENDING }, () => answersAsk(connected(), transport, MODERN_VERSION));
+        it('hears tools/list_changed through subscriptions/listen after add-tool and sees the new tool', { todo: LISTEN_PENDING }, () =>
           hearsListChanged(connected(), transport, protocolEra, MODERN_VERSION),
         );
       });
