@@ -12,6 +12,8 @@ import type { ListChangedKind, McpClient, McpClientOptions } from '../src/client
 import { createMemoryEraCache } from '../src/client/era-cache.js';
 import { MissingClientCapabilityError } from '../src/errors.js';
 import type { WireEntry } from '../src/transport/tap.js';
+import type { ToolsChange } from '../src/toolsource/registry.js';
+import { configOf, fixtureServer, openForTest } from './helpers/toolsource.js';
 import { startV2Http, v2StdioCommand, V2_CWD, type V2Transport } from './helpers/v2-peers.js';
 
 type Message = Record<string, unknown> & { id?: unknown; method?: string; params?: Record<string, unknown> };
@@ -133,3 +135,24 @@ for (const transport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+describe('#17 item 4: the tool source re-discovers through listen over a modern server', () => {
+  test('add-tool on a modern SDK v2 server over stdio: tools-changed lists the new tool', async (t) => {
+    const server = fixtureServer('v2', {}, {});
+    server.params = { transport: 'stdio', command: v2StdioCommand('modern'), cwd: V2_CWD, server: 'v2', protocolEra: 'modern' } as typeof server.params;
+    const source = await openForTest(t, { config: configOf([server]), start: 'startup' });
+    const changed = new Promise<ToolsChange>((resolve) => {
+      const off = source.on('tools-changed', (change) => {
+        if (change.added.some((name) => name.endsWith('.late'))) {
+          off();
+          resolve(change);
+        }
+      });
+    });
+    const addTool = source.registered().find((tool) => tool.name.endsWith('.add-tool'));
+    assert.ok(addTool, `add-tool is registered: ${source.registered().map((tool) => tool.name).join(', ')}`);
+    await source.call(addTool.name, { name: 'late' });
+    const change = await changed;
+    assert.ok(change.added.includes('mcp.v2.late'), JSON.stringify(change));
+  });
+});
