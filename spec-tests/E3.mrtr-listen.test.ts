@@ -156,3 +156,16 @@ describe('#17 item 4: the tool source re-discovers through listen over a modern 
     assert.ok(change.added.includes('mcp.v2.late'), JSON.stringify(change));
   });
 });
+
+describe('#17 item 3: one elicitation handler for both eras', () => {
+  test('ask on a dual-era SDK v2 server spoken to in the legacy era: the same handler answers its elicitation/create server request', async (t) => {
+    const [command, ...args] = v2StdioCommand('dual');
+    const client = await connect(
+      { transport: 'stdio', command: command!, args, cwd: V2_CWD, protocolEra: 'legacy' },
+      { handlers: { elicitation: () => ({ action: 'accept', content: { answer: 'green' } }) } },
+    );
+    t.after(() => client.close());
+    assert.equal(client.era, 'legacy');
+    assert.match(text(await client.callTool('ask', { question: 'q?' })), /^answer=green/);
+  });
+});
