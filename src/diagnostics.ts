@@ -21,6 +21,7 @@ export type Diagnostic =
   | { kind: 'rejected-tool'; server: string; tool: string; why: 'duplicate' | 'empty' | 'control-character' | 'too-long' | 'invalid-header'; detail?: string } // a listed tool not registered (tool: its name as sent, JSON-quote it to print)
   | { kind: 'era'; server: string; era: 'legacy' | 'modern'; protocolVersion: string; how: EraDecision } // which protocol era the connection speaks, and how that was decided (#17)
   | { kind: 'invalid-trace-context'; server: string; method: string; key: 'traceparent' | 'tracestate' | 'baggage'; detail: string } // a trace context value not of its W3C form: dropped, not sent (the value is not repeated)
+  | { kind: 'listen-ended'; server: string; detail: string } // modern era: the subscriptions/listen stream ended on the server's side; list-changed notifications no longer arrive (#17 item 4)
   | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
@@ -58,6 +59,8 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
       return { ...d, tool: scrub(d.tool) };
     case 'config-note':
       return { ...d, text: scrub(d.text) };
+    case 'listen-ended':
+      return { ...d, detail: scrub(d.detail) };
   }
 }
 

@@ -160,7 +160,7 @@ function causeText(cause: unknown): string {
 
 /** The peer broke the protocol: bad JSON-RPC, an invalid result, a version we do not speak. */
 export class ProtocolError extends McpClientError {
-  override readonly name: 'ProtocolError' | 'MessageTooLargeError' = 'ProtocolError';
+  override readonly name: 'ProtocolError' | 'MessageTooLargeError' | 'UnhandledInputRequestError' = 'ProtocolError';
   readonly code = 'protocol' as const;
 }
 
@@ -193,6 +193,26 @@ export class MessageTooLargeError extends ProtocolError {
       `a message from the server exceeded the maximum message size of ${limitBytes} bytes; ` +
         'the connection was dropped (raise maxMessageBytes if the server legitimately sends larger messages)',
     );
+  }
+}
+
+/**
+ * 2026-07-28 input-required result (MRTR, #17 item 3): the server asked for
+ * input (`inputMethod`: `elicitation/create`, `sampling/createMessage`,
+ * `roots/list`, …) that this client has no handler for. A server MUST NOT
+ * ask for what the client did not declare, and the client declares only what
+ * it has a handler for, so the call fails here instead of being retried
+ * without the answer. Install the handler (McpClientOptions.handlers or
+ * requestHandlers) and call again.
+ */
+export class UnhandledInputRequestError extends ProtocolError {
+  override readonly name = 'UnhandledInputRequestError' as const;
+  constructor(
+    site: ErrorSite,
+    readonly inputMethod: string,
+    readonly inputKey: string,
+  ) {
+    super(site, `the server needs input through ${JSON.stringify(inputMethod)} (inputRequests key ${JSON.stringify(inputKey)}), which this client has no handler for: install one (McpClientOptions.handlers, or requestHandlers[${JSON.stringify(inputMethod)}]) and call again`);
   }
 }
 

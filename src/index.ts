@@ -62,6 +62,8 @@ export { DEFAULT_PROTOCOL_ERA, type ConnectedEra, type ProtocolEra } from './cli
 export { createMemoryEraCache, defaultEraCache, eraCacheKey, type EraCache, type EraVerdict } from './client/era-cache.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, EraProbeClosedError } from './client/modern-handshake.js';
 export { LATEST_MODERN_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from './client/request-meta.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './client/input-required.js';
+export { DEFAULT_LISTEN_ACK_TIMEOUT_MS } from './client/listen.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';

@@ -18,6 +18,10 @@ import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.
 import { eraHandshake } from './modern-handshake.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
+// --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
+import { INPUT_REQUIRED_METHODS, runInputRounds } from './input-required.js';
+import { ListenStream, listenFilterFor } from './listen.js';
+// --- end #17 items 3 and 4 ---
 import {
   checkCallTool,
   checkEmpty,
@@ -80,6 +84,15 @@ export interface McpClientOptions {
    * answered -32601.
    */
   requestHandlers?: Readonly<Record<string, RequestHandler>>;
+  // --- #17 item 3 (MRTR) ---
+  /**
+   * How many `input_required` results one tools/call, resources/read or
+   * prompts/get answers (through the handlers above: elicitation, sampling,
+   * roots, requestHandlers) before it fails with a ProtocolError. Default
+   * DEFAULT_MAX_INPUT_ROUNDS (8).
+   */
+  maxInputRounds?: number;
+  // --- end #17 item 3 ---
   /**
    * Which protocol era to speak (#17): 'auto' (probe with server/discover,
    * fall back to `initialize`), 'legacy', 'modern', or `{ version }`. A
@@ -105,7 +118,11 @@ export interface McpClientOptions {
   onProgress?: (token: string | number, update: ProgressUpdate) => void;
   /** notifications/message (server logging). */
   onLog?: (params: JsonObject) => void;
-  /** notifications/{tools,resources,prompts}/list_changed. */
+  /**
+   * notifications/{tools,resources,prompts}/list_changed. In the modern era
+   * (#17 item 4) installing it makes connect() open a subscriptions/listen
+   * stream for the lists the server says change; close() ends it.
+   */
   onListChanged?: (kind: ListChangedKind) => void;
   /** Every notification, after the specific hooks. */
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -183,6 +200,8 @@ export class McpClient {
   private readonly notificationWatchers = new Set<(notification: JsonRpcNotification) => void>();
   /** Modern Streamable HTTP: each listed tool's x-mcp-header parameters, mirrored as Mcp-Param-* on its calls. */
   private readonly headerParams = new Map<string, readonly HeaderParam[]>();
+  /** #17 item 4: the modern era's subscriptions/listen request, while one is open. */
+  private listen: ListenStream | undefined;
 
   constructor(
     transport: Transport,
@@ -289,6 +308,18 @@ export class McpClient {
       // Decided once (#17): a renewal speaks the era the first handshake found, it does not probe again.
       if (!this.options.handshake && this.known.era !== 'modern') this.handshake = this.options.protocolEra === undefined || typeof this.options.protocolEra === 'string' ? initializeHandshake : legacyHandshake(this.known.protocolVersion);
       this.transport.handshakeComplete?.();
+      // --- #17 item 4 (listen): modern list changes come only on a listen stream, opened when the caller wants them ---
+      const filter = this.known.era === 'modern' && this.options.onListChanged ? listenFilterFor(this.known.capabilities) : undefined;
+      if (filter) {
+        this.listen = new ListenStream({
+          server: this.server,
+          filter,
+          request: (method, params, options) => this.connection.request(method, params, options),
+          onDiagnostic: this.options.onDiagnostic,
+        });
+        await this.listen.acknowledged;
+      }
+      // --- end #17 item 4 ---
       return this.known;
     } catch (error) {
       // A server that never completed its handshake gets no grace period: its process group is killed at once (#16 item 9).
@@ -361,9 +392,16 @@ export class McpClient {
     const capabilities = this.known?.capabilities as JsonObject | undefined;
     const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
     if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
-    return this.connection
-      .request('tools/call', { name, arguments: args }, options)
-      .then((value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)));
+    // #17 item 3 (MRTR): input_required rounds answered and retried first; what ends them is a result or a task.
+    const params: JsonObject = { name, arguments: args };
+    return runInputRounds({
+      site: { server: this.server, method: 'tools/call' },
+      params,
+      send: (round) => this.connection.request('tools/call', round, options),
+      handlerFor: (inputMethod) => this.connection.requestHandler(inputMethod),
+      maxRounds: this.options.maxInputRounds,
+      signal: options?.signal,
+    }).then((value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)));
   }
 
   /** What a task run needs of this client: requests, notifications, the result check, the server-request handlers. */
@@ -452,6 +490,7 @@ export class McpClient {
    * 'connecting') is killed at once instead: it has nothing to finish.
    */
   close(): Promise<void> {
+    this.listen?.close(); // #17 item 4: the listen request ends before the connection does
     return this.connection.close({ force: this.connection.state === 'open' && !this.known });
   }
 
@@ -464,6 +503,18 @@ export class McpClient {
   /** Not async on purpose: on the per-call path, a plain then() saves an async frame and its extra promise. */
   private call(method: string, params: JsonObject, check: ResultCheck, options?: RequestOptions): Promise<JsonObject> {
     if (!this.usable()) return Promise.reject(this.notReady(method));
+    // --- #17 item 3 (MRTR): input_required results answered and retried, on the methods the spec allows them on ---
+    if (INPUT_REQUIRED_METHODS.has(method)) {
+      return runInputRounds({
+        site: { server: this.server, method },
+        params,
+        send: (round) => this.connection.request(method, round, options),
+        handlerFor: (inputMethod) => this.connection.requestHandler(inputMethod),
+        maxRounds: this.options.maxInputRounds,
+        signal: options?.signal,
+      }).then((value) => this.checked(method, value, check));
+    }
+    // --- end #17 item 3 ---
     return this.connection.request(method, params, options).then((value) => this.checked(method, value, check));
   }
 
@@ -534,6 +585,9 @@ export class McpClient {
         break;
       case 'notifications/prompts/list_changed':
         o.onListChanged?.('prompts');
+        break;
+      case 'notifications/subscriptions/acknowledged': // #17 item 4
+        this.listen?.onAcknowledged(params);
         break;
     }
     for (const watcher of this.notificationWatchers) watcher(n);

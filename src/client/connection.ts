@@ -231,6 +231,11 @@ export class Connection {
     else this.handlers.delete(method);
   }
 
+  /** The handler installed for a server request method (#17 item 3: input_required rounds answer through the same handlers). */
+  requestHandler(method: string): RequestHandler | undefined {
+    return this.handlers.get(method);
+  }
+
   async open(): Promise<void> {
     if (this.currentState !== 'idle') throw new Error(`Connection.open(): the connection is ${this.currentState}, not idle`);
     this.currentState = 'open';

@@ -36,6 +36,8 @@ export function describeDiagnostic(d: Diagnostic): string {
       return `tool ${JSON.stringify(d.tool)} not registered (${d.why})`;
     case 'config-note':
       return `${d.file}: ${d.text}`;
+    case 'listen-ended':
+      return `the subscriptions/listen stream ended (${d.detail}); list changes are no longer heard`;
     default:
       // A kind added to the library after this was written: still worth showing.
       return JSON.stringify(d);

@@ -11,6 +11,7 @@ import type { RequestHandler } from '../../client/connection.js';
 import { ErrorCodes } from '../../jsonrpc/codes.js';
 import { isObject, type JsonRpcId } from '../../jsonrpc/message.js';
 import type { WireEntry } from '../../transport/tap.js';
+import { resultTypeOf } from '../../client/results.js';
 import { RpcError } from '../../errors.js';
 import type { KestrelSamplingConfig } from './config.js';
 import { base64Bytes } from './flatten.js';
@@ -172,6 +173,12 @@ export class CallAttribution {
     if (entry.direction === 'send') {
       if (call.requestId === undefined && message.method === call.method) call.requestId = message.id as JsonRpcId;
     } else if (message.method === undefined && call.requestId !== undefined && message.id === call.requestId) {
+      // #17 item 3: an input_required answer does not end the call. Its inputs (a sampling request among them)
+      // are answered, charged to this call's budget like a server request, and the retry's new id is the call's.
+      if (isObject(message.result) && resultTypeOf(message.result) === 'input_required') {
+        call.requestId = undefined;
+        return;
+      }
       this.running.delete(entry.server);
     }
   };
