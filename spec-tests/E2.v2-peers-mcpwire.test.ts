@@ -209,6 +209,15 @@ for (const transport of ['stdio', 'http'] as const) {
         return true;
       });
     });
+
+    it('with no era configured, the client follows that -32022 to 2026-07-28 (one more exchange; none against a 2025 server)', { skip: ERA_PENDING }, async () => {
+      const { protocolEra: _configured, ...server } = await params(cleanup, 'modern', transport, 'legacy');
+      const client = await connect(server as ServerParams);
+      cleanup.after(() => client.close());
+      assert.equal(eraOf(client), 'modern');
+      assert.equal(client.profile?.protocolVersion, MODERN_VERSION);
+      assert.equal(firstText(await client.callTool('echo', { text: 'upgraded' })), 'upgraded');
+    });
   });
 
   for (const era of V2_ERAS) {

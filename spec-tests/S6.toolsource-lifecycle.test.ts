@@ -266,7 +266,7 @@ describe('#16 item 13: the per-call hook and counters', () => {
     const stats = source.status()[0]!.stats;
     assert.equal(stats.truncated, 1);
     assert.equal(stats.timeouts, 1);
-    assert.ok(stats.bytes >= 5_000 && stats.totalMs >= stats.maxMs && stats.maxMs >= 100);
+    assert.ok(stats.bytes >= 5_000 && stats.totalMs >= stats.maxMs && stats.maxMs >= 90, JSON.stringify(stats)); // the hang took its 100 ms timeout (a timer may fire a little early)
   });
 });
 

@@ -99,3 +99,15 @@ test('U1/#17: --era goes into every server\'s params, over the era the config se
   assert.deepEqual(await eras(['--era', 'auto', '--url', 'https://a.test/mcp']), ['auto']);
   assert.throws(() => parseCommandLine('tools', ['--era', 'legasy']), (error) => error instanceof UsageError && /did you mean "legacy"/.test(error.message));
 });
+
+test('U1/#17 done means: `mcpwire tools` against a modern-only SDK v2 server, with no era given, speaks 2026-07-28 and says so; --era legacy is refused by it; --era auto agrees', async () => {
+  const MODERN = ['--', process.execPath, path.join(root, 'spec-tests', 'fixtures', 'v2-server.mjs'), '--transport', 'stdio', '--era', 'modern'];
+  const [plain, auto, legacy] = await Promise.all([mcpwire(['tools', ...MODERN]), mcpwire(['tools', '--era', 'auto', ...MODERN]), mcpwire(['tools', '--era', 'legacy', ...MODERN])]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /^server v2-server: protocol 2026-07-28 \(modern\)\n/);
+  assert.match(plain.stdout, /^ {2}echo\(text: string\)/m);
+  assert.equal(auto.status, 0, auto.stderr);
+  assert.match(auto.stdout, /protocol 2026-07-28 \(modern\)/);
+  assert.notEqual(legacy.status, 0, 'an era the user pinned is kept to');
+  assert.match(legacy.stderr, /-32022|protocol version/i);
+});

@@ -213,6 +213,8 @@ export class McpClient {
       options.handshake ??
       eraHandshake({
         era: options.protocolEra ?? DEFAULT_PROTOCOL_ERA,
+        // Nobody chose: legacy, costing nothing against a 2025 server, and a modern-only server's -32022 is followed.
+        upgradeOnRefusal: options.protocolEra === undefined,
         transportKind: transport.kind,
         cache: options.eraCache,
         cacheKey: options.eraCacheKey,

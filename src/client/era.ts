@@ -25,3 +25,5 @@ export type ConnectedEra = 'legacy' | 'modern';
  * second start); the rule was 'auto' only if ≤ 10 ms against each. 'auto' is opt-in.
  */
 export const DEFAULT_PROTOCOL_ERA: ProtocolEra = 'legacy';
+// (With no era configured at all the client still follows a modern-only server's -32022 refusal of the
+// 2025 initialize to 2026-07-28: see EraHandshakeOptions.upgradeOnRefusal. An explicit 'legacy' does not.)

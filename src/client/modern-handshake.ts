@@ -57,6 +57,13 @@ export interface EraHandshakeOptions {
   probeTimeoutMs?: number;
   /** Told how `auto` decided the era, once the handshake is done (never for a configured era). */
   onDecided?: (profile: ServerProfile, how: EraDecision) => void;
+  /**
+   * With era 'legacy' only: a server that refuses the 2025 `initialize` with
+   * -32022 naming a modern version we speak is spoken to in that version
+   * (one more exchange, against modern-only servers alone). What the client
+   * does when nobody chose an era; an era someone configured is kept to.
+   */
+  upgradeOnRefusal?: boolean;
 }
 
 type Probe = { verdict: 'modern'; profile: ServerProfile } | { verdict: 'legacy' };
@@ -69,6 +76,14 @@ export function eraHandshake(options: EraHandshakeOptions): Handshake {
     if (how !== 'configured') options.onDecided?.(profile, how);
     return profile;
   };
+  if (era === 'legacy' && options.upgradeOnRefusal) {
+    return {
+      async run(channel, request) {
+        const profile = await legacyOrUpgrade(channel, request, options.transportKind);
+        return profile.era === 'modern' ? decided(profile, 'upgraded') : profile;
+      },
+    };
+  }
   if (era === 'legacy') return withDecision(legacyHandshake(), decided);
   if (typeof era === 'object' && !isModernVersion(era.version)) {
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(era.version)) throw new TypeError(`protocolEra: version ${era.version} is not one this client speaks (${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')})`);
