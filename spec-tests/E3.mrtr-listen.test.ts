@@ -141,6 +141,8 @@ describe('#17 item 4: the tool source re-discovers through listen over a modern 
     const server = fixtureServer('v2', {}, {});
     server.params = { transport: 'stdio', command: v2StdioCommand('modern'), cwd: V2_CWD, server: 'v2', protocolEra: 'modern' } as typeof server.params;
     const source = await openForTest(t, { config: configOf([server]), start: 'startup' });
+    // #17 item 1: status() says which era each server speaks.
+    assert.deepEqual([source.status()[0]!.era, source.status()[0]!.protocolVersion], ['modern', '2026-07-28']);
     const changed = new Promise<ToolsChange>((resolve) => {
       const off = source.on('tools-changed', (change) => {
         if (change.added.some((name) => name.endsWith('.late'))) {

@@ -79,6 +79,7 @@ describe('#16 item 4: availability that does not lie', () => {
     await source.restart('one');
     assert.notEqual(source.status()[0]!.pid, before, 'a new process');
     assert.equal(source.status()[0]!.state, 'ready');
+    assert.equal(source.status()[0]!.era, 'legacy', 'a 2025 server, spoken to in the 2025 era');
     assert.deepEqual(changes, []);
   });
 

@@ -41,7 +41,7 @@ export function protocolText(protocol: Protocol): string {
  * carries: the client's word (`fromClient`, read when the server started)
  * first, then the status's.
  */
-export function statusWithEra(status: ServerStatus, fromClient?: Protocol): ServerStatus & { era?: string } {
+export function statusWithEra(status: ServerStatus, fromClient?: Protocol): Omit<ServerStatus, 'era'> & { era?: string } {
   const era = (status.protocolVersion !== undefined ? fromClient?.era : undefined) ?? protocolOfStatus(status)?.era;
   return era === undefined ? status : { ...status, era };
 }

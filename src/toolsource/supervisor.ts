@@ -14,6 +14,7 @@ import { errorForEnd } from '../client/connection.js';
 import { redact } from '../transport/redact.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
+import type { ConnectedEra } from '../client/era.js';
 import { AuthError, ClosedError, ConfigError, McpClientError, TimeoutError, type McpErrorCode } from '../errors.js';
 import type { HttpAuth } from '../transport/http-headers.js';
 import type { TransportEnd, TransportState } from '../transport/transport.js';
@@ -82,6 +83,8 @@ export interface ServerStatus {
   stats: CallStats;
   /** The protocol version the connection speaks (ready servers), e.g. `2025-11-25`. */
   protocolVersion: string | undefined;
+  /** The protocol era the connection speaks (ready servers): 'legacy' (the 2025 handshake) or 'modern' (2026-07-28). */
+  era: ConnectedEra | undefined;
 }
 
 export interface Clock {
@@ -200,6 +203,7 @@ export class ServerSupervisor {
       errors: this.errors,
       stats: { ...this.stats },
       protocolVersion: this.state === 'ready' || this.state === 'reconnecting' ? this.client?.profile?.protocolVersion : undefined,
+      era: this.state === 'ready' || this.state === 'reconnecting' ? this.client?.era : undefined,
     };
   }
 
