@@ -15,6 +15,7 @@ import type { SourceServer } from '../src/toolsource/config/types.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
 import type { ToolCallEvent } from '../src/toolsource/tool-source.js';
 import { restartableEverything } from './helpers/everything-restartable.js';
+import { isAlive } from './helpers/fault-harness.js';
 import { tempDir, tempLog } from './helpers/temp.js';
 import { openToolSource } from '../src/toolsource/tool-source.js';
 import { configOf, fixtureServer, ManualClock, openForTest, stateOf } from './helpers/toolsource.js';
@@ -29,14 +30,6 @@ function starts(log: string): number {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function httpServer(key: string, url: string, overrides: Partial<SourceServer> = {}): SourceServer {
   return { key, params: { transport: 'streamable-http', server: key, url }, tools: { enabled: true, allow: undefined, deny: [] }, disabled: false, timeoutMs: undefined, unsupported: undefined, ...overrides };

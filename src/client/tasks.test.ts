@@ -146,7 +146,12 @@ describe('2025-11-25 tasks against the SDK v1 task server (stdio)', () => {
     const got = await waitForStatus(client, taskId, 'cancelled');
     assert.equal(got, 'cancelled');
     assert.ok(sent.some((m) => m.method === 'tasks/cancel' && (m.params as { taskId?: string }).taskId === taskId));
-    assert.ok(!sent.some((m) => m.method === 'notifications/cancelled'), 'a task is cancelled with tasks/cancel');
+    // The task itself is cancelled with tasks/cancel, never notifications/cancelled of the tools/call that made it
+    // (a tasks/get poll in flight at the abort may be cancelled as the plain request it is).
+    const created = sent.find((m) => m.method === 'tools/call');
+    assert.ok(created && 'id' in created);
+    const cancelledIds = sent.filter((m) => m.method === 'notifications/cancelled').map((m) => (m.params as { requestId?: unknown }).requestId);
+    assert.ok(!cancelledIds.includes((created as { id: unknown }).id), 'a task is cancelled with tasks/cancel');
   });
 
   test("the task's timeout: tasks/cancel, then a TimeoutError that says so", async (t) => {
