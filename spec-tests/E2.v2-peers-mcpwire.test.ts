@@ -15,8 +15,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connect, McpClient, type CallToolResult, type ListChangedKind, type McpClientOptions, type ProtocolEra, type ServerParams } from '../src/index.js';
-import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
+import { connect, McpClient, type ListChangedKind, type McpClientOptions, type ProtocolEra, type ServerParams } from '../src/index.js';
+import { until } from '../src/testing/http-fixture.js';
+import { assertAskAnswered, firstText, LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
 
 type Era = Exclude<ProtocolEra, { version: string }>;
 
@@ -68,20 +69,6 @@ async function connectMcpwire(t: Cleanup, era: V2Era, transport: V2Transport, pr
   return { client, listChanged, asked };
 }
 
-function firstText(result: CallToolResult): string {
-  const first = result.content[0];
-  assert.equal(first?.type, 'text');
-  return String(first.text);
-}
-
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Every tool, the resource and the prompt, as the SDK v2 client uses them in E2.v2-peers-sdk. */
 /**
  * What the modern suites need that has not landed yet (#17 items 3 and 4): until it does, those
@@ -125,18 +112,7 @@ async function usesEverything(connected: Connected, era: V2Era, transport: V2Tra
 
 /** The ask tool: an elicitation, by a server request (legacy stdio) or an input_required round (modern). */
 async function answersAsk({ client, asked }: Connected, transport: V2Transport, version: string): Promise<void> {
-  const answer = await client.callTool('ask', { question: 'What is the answer?' });
-  if (transport === 'http' && version === LEGACY_VERSION) {
-    // 2025 stateless HTTP serving cannot send a server-to-client request at all: the tool fails, in band.
-    assert.equal(answer.isError, true);
-    assert.match(firstText(answer), /per-request legacy serving cannot receive server-to-client requests/);
-    assert.deepEqual(asked, []);
-  } else {
-    // Modern: input_required, answered through the elicitation handler, retried with requestState echoed.
-    // Legacy (stdio): the SDK server's shim asks with elicitation/create and keeps the state itself.
-    assert.equal(firstText(answer), 'answer=42 state=ask-round-1');
-    assert.deepEqual(asked, ['What is the answer?']);
-  }
+  assertAskAnswered(await client.callTool('ask', { question: 'What is the answer?' }), asked, transport, version);
 }
 
 /** add-tool, then notifications/tools/list_changed (modern: through subscriptions/listen), then the new tool. */

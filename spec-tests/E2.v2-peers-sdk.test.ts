@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type Transport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, V2_SERVER, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
+import { until } from '../src/testing/http-fixture.js';
+import { assertAskAnswered, firstText, LEGACY_VERSION, MODERN_VERSION, V2_CWD, V2_ERAS, V2_SERVER, startV2Http, suiteCleanup, v2StdioCommand, type Cleanup, type V2Era, type V2Transport } from './helpers/v2-peers.js';
 
 type SdkMode = 'auto' | 'legacy';
 
@@ -49,20 +50,6 @@ async function connectSdk(t: Cleanup, era: V2Era, transport: V2Transport, mode: 
   }
   await client.connect(wire);
   return { client, toolLists, asked };
-}
-
-function firstText(result: { content?: unknown }): string {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  assert.equal(content[0]?.type, 'text');
-  return String(content[0]!.text);
-}
-
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const cases: Array<{ era: V2Era; transport: V2Transport; mode: SdkMode; version: string }> = [];
@@ -107,17 +94,7 @@ for (const { era, transport, mode, version } of cases) {
       assert.deepEqual(progress, [1, 2, 3]);
 
       const answer = await client.callTool({ name: 'ask', arguments: { question: 'What is the answer?' } });
-      if (transport === 'http' && version === LEGACY_VERSION) {
-        // 2025 stateless HTTP serving cannot send a server-to-client request at all: the tool fails, in band.
-        assert.equal(answer.isError, true);
-        assert.match(firstText(answer), /per-request legacy serving cannot receive server-to-client requests/);
-        assert.deepEqual(asked, []);
-      } else {
-        // Modern: an input_required result the client fulfils and retries, echoing requestState. Legacy (stdio):
-        // the SDK server's shim sends elicitation/create instead and re-enters the handler with the state itself.
-        assert.equal(firstText(answer), 'answer=42 state=ask-round-1');
-        assert.deepEqual(asked, ['What is the answer?']);
-      }
+      assertAskAnswered(answer, asked, transport, version);
 
       const read = await client.readResource({ uri: 'v2://greeting' });
       assert.deepEqual(read.contents, [{ uri: 'v2://greeting', mimeType: 'text/plain', text: 'hello from the v2 server' }]);

@@ -3,6 +3,7 @@
 // running child and its URL). Everything started here is stopped after the
 // test, whatever happened in it.
 
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -91,4 +92,28 @@ export async function startV2Http(t: Cleanup, era: V2Era): Promise<V2HttpPeer> {
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** The text of a tool result's first content block, which must be text (either client's result shape). */
+export function firstText(result: { content?: unknown }): string {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  assert.equal(content[0]?.type, 'text');
+  return String(content[0]!.text);
+}
+
+/**
+ * What the fixture's ask tool answers, whichever client asked: over 2025 stateless HTTP the server
+ * cannot send a request to the client, so the tool fails in band; elsewhere the elicitation handler
+ * was asked once (modern: an input_required round retried with requestState echoed; legacy stdio:
+ * the SDK server's shim sends elicitation/create and re-enters the handler with the state itself).
+ */
+export function assertAskAnswered(answer: { content?: unknown; isError?: unknown }, asked: readonly string[], transport: V2Transport, version: string): void {
+  if (transport === 'http' && version === LEGACY_VERSION) {
+    assert.equal(answer.isError, true);
+    assert.match(firstText(answer), /per-request legacy serving cannot receive server-to-client requests/);
+    assert.deepEqual(asked, []);
+  } else {
+    assert.equal(firstText(answer), 'answer=42 state=ask-round-1');
+    assert.deepEqual(asked, ['What is the answer?']);
+  }
 }
