@@ -106,8 +106,8 @@ async function openKestrel(t: TestContext, transport: V2Transport, answers: stri
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     beyond: {
       rediscover: true,
-      elicitation: async (request) => {
-        answers.push(String((request.params as { message?: unknown } | undefined)?.message ?? ''));
+      elicitation: async (params) => {
+        answers.push(String(params?.message ?? ''));
         return { action: 'accept', content: { answer: 'teal' } };
       },
     },
@@ -133,6 +133,7 @@ describe('E4/K1–K3: a Kestrel config with a modern-only v2 server', () => {
       assert.equal(answered.isError, false, answered.content);
       assert.match(answered.content, /^answer=teal state=ask-round-1$/);
       assert.equal(asked.length, 1, 'one elicitation, through the handler the host installed');
+      assert.match(asked[0]!, /favourite colour\?/, 'the handler saw the server\'s question');
 
       const resource = await tools.get('mcp__v2__read_resource')!.execute({ uri: 'v2://greeting' });
       assert.match(resource.content, /hello from the v2 server/);
