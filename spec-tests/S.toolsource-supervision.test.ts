@@ -79,6 +79,14 @@ describe('S2 (ADR-0043 §3): restarts', () => {
     assert.ok(seen.some((s) => s.state === 'starting'));
   });
 
+  test('S2/#18 item 10: with maxFailures 1, the reason says "1 consecutive failure", in the singular', async (t) => {
+    const log = tempLog(t, 'ts');
+    const source = await openForTest(t, { clock: new ManualClock(), restart: { maxFailures: 1 }, config: configOf([fixtureServer('once', { TS_LOG: log, TS_CRASH_AT_START: '1' })]) });
+    await source.tools();
+    await stateOf(source, 'once', 'failed');
+    assert.match(source.status()[0]!.reason ?? '', /^1 consecutive failure; the last: .*exited with code 3/);
+  });
+
   test('S2: the backoff is capped at 60 s', async (t) => {
     const clock = new ManualClock();
     const source = await openForTest(t, { clock, restart: { maxFailures: 10 }, config: configOf([fixtureServer('flaky', { TS_CRASH_AT_START: '1' })]) });

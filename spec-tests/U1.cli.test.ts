@@ -67,7 +67,7 @@ test('U1: call prints the tool result and exits 0; --json prints the tool\'s nam
 test('U1: usage errors exit 2 and say what to do', () => {
   const bad = mcpwire('call', 'example', 'echo', '{not json');
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /the arguments are not valid JSON.*quote them/);
+  assert.match(bad.stderr, /the JSON argument is not valid JSON \(at 1:2: .*\); put the whole object in single quotes/);
   const unknown = mcpwire('frobnicate');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /mcpwire help/);

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { ProtocolEra } from '../client/era.js';
 import { parseProtocolEra } from '../toolsource/config/era.js';
+import { describeArgError } from './arg-errors.js';
 import { commandHelp, HelpShown, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -51,7 +52,7 @@ export function parseCommandLine(command: string, args: string[]): CommandLine {
   try {
     parsed = parseOwn(own);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}; see mcpwire ${command} --help`);
+    throw new UsageError(describeArgError(error, OPTIONS, command) ?? `${(error as Error).message}; see mcpwire ${command} --help`);
   }
   if (parsed.values.help) {
     process.stdout.write(commandHelp(command));

@@ -78,14 +78,12 @@ function adHocConfig(line: CommandLine): ToolSourceConfig {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url takes an http: or https: URL, got ${url.protocol}`);
     if (values.env.length > 0 || values.cwd !== undefined) throw new UsageError('--env and --cwd apply to a stdio server (-- COMMAND), not to --url');
     const headers: Record<string, string> = {};
-    for (const header of values.header) {
-      const colon = header.indexOf(':');
-      if (colon <= 0) throw new UsageError(`--header takes "Name: value", got "${header.split(':')[0]}…"`);
-      const value = header.slice(colon + 1).trim();
-      headers[header.slice(0, colon).trim()] = value;
+    values.header.forEach((header, index) => {
+      const [name, value] = headerParts(header, index);
+      headers[name] = value;
       // Every header given here is treated as a secret: a command line has no way to say which are.
       secrets.push(value);
-    }
+    });
     key = values.name ?? slugForUrl(url);
     const transport = values.transport;
     if (transport !== undefined && transport !== 'http' && transport !== 'sse') throw new UsageError(`--transport takes http or sse, got "${transport}"`);
@@ -96,12 +94,13 @@ function adHocConfig(line: CommandLine): ToolSourceConfig {
   } else {
     if (values.header.length > 0 || values.transport !== undefined) throw new UsageError('--header and --transport apply to --url, not to a stdio server');
     const env: Record<string, string> = {};
-    for (const pair of values.env) {
+    values.env.forEach((pair, index) => {
       const eq = pair.indexOf('=');
-      if (eq <= 0) throw new UsageError(`-e takes K=V, got "${pair.split('=')[0]}"`);
+      // Never quote the pair back: `-e "API_KEY sk-…"` is a secret typed with a space for the =.
+      if (eq <= 0) throw new UsageError(`the ${ordinal(index + 1)} -e is not NAME=value (it has ${eq === 0 ? 'no name before the =' : 'no ='}); write -e NAME=value`);
       env[pair.slice(0, eq)] = pair.slice(eq + 1);
       secrets.push(pair.slice(eq + 1));
-    }
+    });
     key = values.name ?? slugForCommand(serverCommand);
     params = {
       transport: 'stdio',
@@ -166,4 +165,27 @@ function slug(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * One `--header`, as `Name: value` (curl's form) or `Name=value`
+ * (mcporter's): whichever separator comes first. A malformed one is refused
+ * without quoting any of it, since a header on a command line is most often
+ * a credential (#18 item 2).
+ */
+function headerParts(header: string, index: number): [string, string] {
+  const colon = header.indexOf(':');
+  const eq = header.indexOf('=');
+  const at = colon === -1 ? eq : eq === -1 ? colon : Math.min(colon, eq);
+  const name = at > 0 ? header.slice(0, at).trim() : '';
+  if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    const why = at === -1 ? 'it has neither ": " nor "="' : at === 0 || name === '' ? 'it has no name before the separator' : 'its name is not a valid header name';
+    throw new UsageError(`the ${ordinal(index + 1)} --header is not "Name: value" or Name=value (${why}); write e.g. --header "Authorization: Bearer $TOKEN"`);
+  }
+  return [name, header.slice(at + 1).trim()];
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }

@@ -504,7 +504,7 @@ export class ServerSupervisor {
     }
     const policy = this.options.restart;
     if (this.failures >= policy.maxFailures) {
-      this.reason = `${this.failures} consecutive failures; the last: ${this.lastError}`;
+      this.reason = `${this.failures} consecutive failure${this.failures === 1 ? '' : 's'}; the last: ${this.lastError}`;
       this.setState('failed');
       return;
     }

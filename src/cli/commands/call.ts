@@ -2,6 +2,7 @@
 // alias, or SERVER TOOL; its arguments as k=v words read through the tool's
 // input schema, one JSON object, or JSON on stdin (`-`).
 
+import { JsoncSyntaxError, parseJsonc } from '../../toolsource/config/jsonc.js';
 import type { ToolDefinition } from '../../toolsource/registry.js';
 import { unknownToolError } from '../../toolsource/unknown-tool.js';
 import { parseCommandLine } from '../options.js';
@@ -113,12 +114,25 @@ async function argumentsFor(tool: ToolDefinition, words: readonly string[]): Pro
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}); quote them for the shell, or write k=v`);
+      const where = words[0] === '-' ? 'the JSON on stdin' : 'the JSON argument';
+      const how = words[0] === '-' ? 'send one JSON object' : "put the whole object in single quotes, e.g. '{\"a\": 1}', or write k=v words";
+      // Where and why it broke, from the config reader's parser: JSON.parse's own message quotes the text, and arguments may hold a secret.
+      throw new UsageError(`${where} is not valid JSON${jsonSyntaxAt(text)}; ${how}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('the arguments must be a JSON object');
     return value as Record<string, unknown>;
   }
   return keyValueArgs(words, tool.parameters, tool.mcp_tool_name);
+}
+
+/** ` (at 1:13: expected a value)`, or nothing when the JSONC reader accepts what JSON.parse refused (a comment, a trailing comma). */
+function jsonSyntaxAt(text: string): string {
+  try {
+    parseJsonc(text);
+    return ' (comments and trailing commas are not JSON)';
+  } catch (error) {
+    return error instanceof JsoncSyntaxError ? ` (at ${error.line}:${error.column}: ${error.reason})` : '';
+  }
 }
 
 async function readStdin(): Promise<string> {

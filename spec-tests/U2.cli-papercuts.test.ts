@@ -1,0 +1,114 @@
+// #18: the CLI's papercuts, each through the compiled CLI (bin/mcpwire.js,
+// built by `npm test` first) against a real server: item 2 (a malformed
+// --header or -e never prints its value; mcporter's Name=value is accepted),
+// item 6 (mcpwire's own unknown-option message, with did-you-mean, never
+// "place it after --"), item 10 (the JSON-argument message says what to do and
+// quotes nothing). A canary stands for the secret a user would type.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startHttpFixture } from '../src/testing/http-fixture.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = path.join(root, 'bin', 'mcpwire.js');
+const echoServer = [process.execPath, path.join(root, 'examples', 'echo-server.mjs')];
+const CANARY = 'sk-live-CANARY-u2-7f3a9c';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI asynchronously (an HTTP fixture in this process must keep answering meanwhile). */
+function mcpwire(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+describe('#18 item 2: a header or variable given on the command line is never echoed', () => {
+  for (const header of [`Authorization Bearer ${CANARY}`, `${CANARY}`, `: ${CANARY}`, `Bad Name: ${CANARY}`]) {
+    test(`T4/U1: --header ${JSON.stringify(header.replace(CANARY, '<secret>'))} is a usage error (exit 2) that shows none of it`, async () => {
+      const run = await mcpwire(['tools', '--url', 'http://127.0.0.1:9/mcp', '--header', 'X-Fine: ok', '--header', header]);
+      assert.equal(run.status, 2, run.stderr);
+      assert.match(run.stderr, /the 2nd --header is not "Name: value" or Name=value/);
+      assert.ok(!run.stderr.includes(CANARY) && !run.stdout.includes(CANARY), `the secret was printed: ${run.stderr}`);
+      assert.ok(!run.stderr.includes('Authorization Bearer') && !run.stderr.includes('Bad Name'), 'no part of the header is quoted');
+    });
+  }
+
+  test('T4/U1: -e "API_KEY <secret>" (a space for the =) is a usage error that shows none of it', async () => {
+    const run = await mcpwire(['tools', '-e', `API_KEY ${CANARY}`, '--', ...echoServer]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /the 1st -e is not NAME=value/);
+    assert.ok(!run.stderr.includes(CANARY) && !run.stderr.includes('API_KEY'), run.stderr);
+  });
+
+  test('T4/U1: --header Name=value (mcporter\'s form) and "Name: value" both reach the server as headers', async (t) => {
+    const server = await startHttpFixture(t, { result: (message) => (message.method === 'tools/list' ? { tools: [] } : undefined) });
+    const run = await mcpwire(['tools', '--url', server.url, '--header', `Authorization=Bearer ${CANARY}`, '--header', 'X-Trace: a=b:c', '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const seen = server.requests.map((request) => request.headers);
+    assert.ok(seen.length > 0, 'the server was reached');
+    assert.ok(seen.every((h) => h.authorization === `Bearer ${CANARY}`), 'Name=value: the name before the first =, the rest the value');
+    assert.ok(seen.every((h) => h['x-trace'] === 'a=b:c'), '"Name: value": the colon came first, so the = belongs to the value');
+  });
+});
+
+describe('#18 item 6: unknown options get mcpwire\'s own message', () => {
+  test('U1: --tiemout is "has no option --tiemout (did you mean --timeout?)", with where a server\'s own flags go; never "place it after"', async () => {
+    const run = await mcpwire(['tools', '--tiemout', '5000', '--', ...echoServer]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /mcpwire tools has no option --tiemout \(did you mean --timeout\?\)/);
+    assert.match(run.stderr, /A server's own flags go after --, with its command/);
+    assert.doesNotMatch(run.stderr, /place it after|end of options marker/);
+  });
+
+  test('U1: --header=<secret> given to a command with no such flag quotes only the flag, never what followed =', async () => {
+    const run = await mcpwire(['ping', `--heder=${CANARY}`, '--', ...echoServer]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /no option --heder \(did you mean --header\?\)/);
+    assert.ok(!run.stderr.includes(CANARY), run.stderr);
+  });
+
+  test('U1: a flag that needs a value and got none says so; a switch given a value says it takes none', async () => {
+    const missing = await mcpwire(['tools', '--timeout']);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /--timeout needs a value \(--timeout VALUE\)/);
+    const switched = await mcpwire(['tools', '--json=yes', '--', ...echoServer]);
+    assert.equal(switched.status, 2);
+    assert.match(switched.stderr, /--json is a switch and takes no value/);
+  });
+});
+
+describe('#18 item 10: the JSON-argument messages', () => {
+  test('U1: a broken JSON argument says where and why it breaks and to single-quote the object, and quotes none of it', async () => {
+    const run = await mcpwire(['call', 'echo', `{"message": ${CANARY}}`, '--', ...echoServer]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /the JSON argument is not valid JSON \(at 1:13: expected a value.*\); put the whole object in single quotes/);
+    assert.ok(!run.stderr.includes(CANARY), run.stderr);
+    assert.doesNotMatch(run.stderr, /quote them for the shell/);
+  });
+
+  test('U1: broken JSON on stdin (-) is named as such', async () => {
+    const run = await mcpwire(['call', 'echo', '-', '--', ...echoServer], `{"message": ${CANARY}`);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /the JSON on stdin is not valid JSON/);
+    assert.ok(!run.stderr.includes(CANARY), run.stderr);
+  });
+});
