@@ -155,8 +155,56 @@ function describeClosed(d: ClosedDetail): string {
 }
 
 function causeText(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause ?? 'no detail');
+  return cause === undefined || cause === null ? 'no detail' : causeChain(cause);
 }
+// causeChain: the words of an error and of everything under it (#18 item 8). fetch()
+// fails with "fetch failed" and keeps what happened in `cause`:
+// "connect ECONNREFUSED 127.0.0.1:3000", "getaddrinfo ENOTFOUND host", a TLS
+// verdict, "other side closed"; happy-eyeballs connects wrap several such
+// errors in one AggregateError. A message that stops at the top says nothing
+// a user can act on, so every error the library builds from a cause carries
+// the whole chain, and hosts get it as the CLI does.
+
+/** How deep a chain is followed: real ones are two or three levels; a cycle or a hostile one stops here. */
+const MAX_DEPTH = 6;
+
+/**
+ * "fetch failed: connect ECONNREFUSED 127.0.0.1:3000": each level's message,
+ * outermost first, joined by ": ". A level's `code` is added in brackets when
+ * its message does not already say it (TLS errors name the reason but not
+ * the code); a message that repeats one already shown is left out.
+ */
+export function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  const add = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed !== '' && !parts.some((part) => part.includes(trimmed))) parts.push(trimmed);
+  };
+  let level: unknown = error;
+  for (let depth = 0; depth < MAX_DEPTH && level !== undefined && level !== null && !seen.has(level); depth++) {
+    seen.add(level);
+    if (!(level instanceof Error)) {
+      add(String(level));
+      break;
+    }
+    if (level instanceof AggregateError && level.errors.length > 0) {
+      // Each address tried: their messages, once each, in one part.
+      const each = [...new Set(level.errors.map((inner) => (inner instanceof Error ? withCode(inner) : String(inner))))];
+      add(level.message && !each.includes(level.message) ? `${level.message} (${each.join('; ')})` : each.join('; '));
+    } else {
+      add(withCode(level));
+    }
+    level = level.cause;
+  }
+  return parts.length > 0 ? parts.join(': ') : 'no detail';
+}
+
+function withCode(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code !== '' && !error.message.includes(code) ? `${error.message} [${code}]` : error.message;
+}
+
 
 /** The peer broke the protocol: bad JSON-RPC, an invalid result, a version we do not speak. */
 export class ProtocolError extends McpClientError {

@@ -5,7 +5,7 @@
 // secrets scrubbed, and bounded body reading. Neither transport knows an MCP
 // method: the handshake is the client's.
 
-import { AuthError, ClosedError, ConfigError, MessageTooLargeError, ProtocolError, type ErrorSite } from '../errors.js';
+import { AuthError, causeChain, ClosedError, ConfigError, MessageTooLargeError, ProtocolError, type ErrorSite } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
@@ -294,7 +294,7 @@ export abstract class HttpTransportBase {
   protected describe(error: unknown): string {
     // A transport failure's own words, not the "server …: the transport failed (…)" wrapped around them.
     const inner = error instanceof ClosedError && error.reason === 'transport' && error.cause instanceof Error ? error.cause : error;
-    return this.scrub(inner instanceof Error ? inner.message : String(inner));
+    return this.scrub(causeChain(inner));
   }
 
   /** Calls onClose once. */
