@@ -174,7 +174,7 @@ export function judge(scenario, run) {
     ...(pass && gap ? { note: gap.onPass } : {}),
     passedChecks: successes.length,
     totalChecks: successes.length + failures.length,
-    checks: (checks ?? []).filter((c) => c.status !== 'INFO').map((c) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage })),
+    checks: (checks ?? []).filter((c) => c.status !== 'INFO').map((c) => ({ id: c.id, name: c.name, status: c.status, errorMessage: c.errorMessage })),
   };
 }
 
