@@ -123,7 +123,10 @@ describe('the judge fails what it should', () => {
       { name: 'auth/dpop', scored: false, reason: 'extension' },
       { name: 'json-schema-2020-12-preservation', scored: false, reason: 'added-after-release' },
     ]);
-    assert.deepEqual(script.parseScenarioList('Client scenarios (test against a client):\n  - initialize [2025-06-18,2025-11-25]\n'), [{ name: 'initialize', scored: true }]);
+    assert.deepEqual(script.parseScenarioList('Client scenarios (test against a client):\n  - initialize [2025-06-18,2025-11-25]\n  - sep-2640-client-no-prefetch [extension]\n'), [
+      { name: 'initialize', scored: true },
+      { name: 'sep-2640-client-no-prefetch', scored: false, reason: 'extension' },
+    ]);
   });
 
   test('the suite run against a client that exits 1 at once fails', { timeout: SCENARIO_TIMEOUT_MS, skip: needsNode22 }, async () => {

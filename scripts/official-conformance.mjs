@@ -126,7 +126,8 @@ export function parseScenarioList(text) {
     else if (section === 'unscored' && /^ {2}(\S[^(]*?) \(\d+\):/.test(line)) reason = /^ {2}(\S[^(]*?) \(\d+\):/.exec(line)[1];
     const item = /^\s+-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
     if (!item) continue;
-    if (section === 'client') out.push({ name: item[1], scored: true });
+    // A plain listing tags each with its revisions; [extension] is off the spec timeline, never scored.
+    if (section === 'client') out.push(item[2] === 'extension' ? { name: item[1], scored: false, reason: 'extension' } : { name: item[1], scored: true });
     else if (section === 'unscored' && item[2] === 'client') out.push({ name: item[1], scored: false, reason });
   }
   return out;
