@@ -18,7 +18,7 @@ import { describeDiagnostic, errorText, firstLine } from '../util/text.js';
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
 /** The protocol version the suite runs the scenario at (suite 0.2: always set; 0.1.x: never). */
 export const PROTOCOL_VERSION_ENV = 'MCP_CONFORMANCE_PROTOCOL_VERSION';
-/** JSON the scenario hands the client ({name, ...}); suite 0.2 sets it only for scenarios with data to give (OAuth credentials). */
+/** JSON the scenario hands the client ({name, ...}); suite 0.2 sets it only for scenarios with data to give (tool calls, OAuth credentials). */
 export const CONTEXT_ENV = 'MCP_CONFORMANCE_CONTEXT';
 
 /**
@@ -106,9 +106,10 @@ export function eraFor(env: NodeJS.ProcessEnv): { era?: ProtocolEra; error?: str
 
 /**
  * The scenario's context (MCP_CONFORMANCE_CONTEXT), parsed: a JSON object
- * whose `name` is the scenario's. Only OAuth scenarios hand any over
- * (credentials), and mcpwire does no OAuth yet (#19), so the client only
- * checks it and names its keys on stderr, never its values.
+ * whose `name` is the scenario's. http-custom-headers hands over the tool
+ * calls to make (`toolCalls`, see contextToolCalls); the OAuth scenarios hand
+ * over credentials, unused until mcpwire does OAuth (#19). The client names
+ * the keys on stderr, never their values.
  */
 export function contextFor(env: NodeJS.ProcessEnv): { context?: JsonObject; error?: string } {
   const text = env[CONTEXT_ENV];
@@ -150,7 +151,8 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
   }
   if (context.context) {
     const keys = Object.keys(context.context).filter((k) => k !== 'name');
-    process.stderr.write(`mcpwire conformance-client: the scenario handed over context with ${keys.length ? keys.join(', ') : 'no keys'} (unused: only OAuth scenarios need any)\n`);
+    const unused = keys.filter((k) => k !== 'toolCalls');
+    process.stderr.write(`mcpwire conformance-client: the scenario handed over context with ${keys.length ? keys.join(', ') : 'no keys'}${unused.length ? ` (unused: ${unused.join(', ')})` : ''}\n`);
   }
 
   const plan = planFor(scenario);
