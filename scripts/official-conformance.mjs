@@ -1,18 +1,28 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
-// a devDependency) against mcpwire's conformance client (X3), one client
-// scenario at a time, and prints one line per scenario and a closing
-// "N passed, N failed". Plain Node ESM with no dependencies, so any Node
-// runs it; the suite itself needs Node 22 and runs on the one borrowed by
+// Runs the official MCP conformance suite against mcpwire's conformance
+// client (X3), one client scenario at a time, and prints one line per
+// scenario and a closing "N passed, N failed". Two releases are installed:
+// 0.1.16 (@modelcontextprotocol/conformance, the default) and 0.2.0-alpha.12
+// (the devDependency alias conformance-next, `--suite next`), which knows the
+// 2026-07-28 revision. Plain Node ESM with no dependencies, so any Node runs
+// it; the suite itself needs Node 22 and runs on the one borrowed by
 // tools/node-versions (`npm run node-versions`), or on this Node if it is 22.
 //
-//   node scripts/official-conformance.mjs [SCENARIO...] [--json] [--verbose]
-//        [--command CMD] [--timeout MS] [--keep]
+//   node scripts/official-conformance.mjs [SCENARIO...] [--suite 0.1.16|next]
+//        [--requirements REV | --spec-version REV] [--no-oauth] [--list]
+//        [--json] [--verbose] [--command CMD] [--timeout MS] [--keep]
 //
-// No SCENARIO: every client scenario the suite lists (`conformance list --client`).
-// A scenario passes only when the suite exits 0, its checks.json holds at
-// least one SUCCESS, and no check is FAILURE or WARNING. Exit status: 0 all
-// passed, 1 one failed, 2 usage.
+// No SCENARIO: every client scenario the suite lists (`conformance list
+// --client`), or with --requirements REV (next only) exactly the client
+// scenarios that revision's frozen requirement set names, scored or not.
+// Each runs as `client --scenario X --spec-version REV --force`, which is what
+// the suite's own `--requirements REV` run does per scenario (it runs them all
+// at once, in parallel, which a loaded machine would skew). A scenario passes
+// only when the suite exits 0, its checks.json holds at least one SUCCESS,
+// and no check is FAILURE or WARNING. OAuth scenarios (auth/*) are expected
+// gaps (issue #19); --no-oauth leaves them out. --list prints the scenarios
+// with what each is (scored, OAuth, not scored and why) and runs none.
+// Exit status: 0 every scored scenario passed, 1 one failed, 2 usage.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +36,30 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Undefined when no Node 22 is at hand: the suite cannot run then. */
 export const NODE22 = nodeBinary(22);
 export const NODE22_MISSING = missingReason(22);
-export const SUITE = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** The two installed releases: the suite's dist/index.js and its package.json. */
+export const SUITES = {
+  '0.1.16': path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance'),
+  next: path.join(ROOT, 'node_modules', 'conformance-next'),
+};
+/** The release a run uses when none is named. */
+export const DEFAULT_SUITE = '0.1.16';
+/** suite 0.1.16's entry point (kept for callers of the single-suite script). */
+export const SUITE = suiteEntry(DEFAULT_SUITE);
+
+export function suiteEntry(suite) {
+  const dir = SUITES[suite];
+  if (!dir) throw new Error(`unknown suite ${JSON.stringify(suite)}; one of ${Object.keys(SUITES).join(', ')}`);
+  return path.join(dir, 'dist', 'index.js');
+}
+
+/** The installed release's version, from its package.json (undefined when it is missing). */
+export function suiteVersion(suite) {
+  try {
+    return JSON.parse(readFileSync(path.join(SUITES[suite], 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
 /** The suite's own limit for one client run, ms (its default). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -34,7 +67,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 const KNOWN_GAPS = [
   {
     prefix: 'auth/',
-    why: 'OAuth is out of scope for now (SPEC T4); the client stops at the 401',
+    why: 'OAuth is out of scope for now (SPEC T4, issue #19); the client stops at the 401',
     onPass: 'vacuous: OAuth is out of scope, and the client passes only because it never starts authorization',
   },
 ];
@@ -52,17 +85,57 @@ export function defaultClientCommand() {
   return parts.join(' ');
 }
 
-/** The client scenario names, from `conformance list --client`. */
-export function listClientScenarios() {
-  const run = spawnSync(NODE22, [SUITE, 'list', '--client'], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`conformance list --client failed (exit ${run.status}): ${run.stderr || run.error?.message}`);
-  const names = [];
-  for (const line of run.stdout.split('\n')) {
-    const m = /^\s+-\s+(\S+)/.exec(line);
-    if (m) names.push(m[1]);
+/** Whether a scenario is an OAuth one: an expected gap until issue #19. */
+export function isOAuth(scenario) {
+  return KNOWN_GAPS.some((g) => scenario.startsWith(g.prefix));
+}
+
+/**
+ * The client scenarios, from `conformance list --client`: [{name, scored,
+ * reason?}]. With `requirements` (suite next only), exactly those the
+ * revision's frozen requirement set names: its client scenarios (scored) and
+ * the client ones it runs but never scores (scored false, reason the suite's
+ * own: extension, added-after-release, pending). With `specVersion`, the
+ * suite's filter.
+ */
+export function listScenarios(options = {}) {
+  const suite = options.suite ?? DEFAULT_SUITE;
+  const args = [suiteEntry(suite), 'list', '--client'];
+  if (options.requirements) args.push('--requirements', options.requirements);
+  else if (options.specVersion) args.push('--spec-version', options.specVersion);
+  const run = spawnSync(NODE22, args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`conformance ${args.slice(1).join(' ')} failed (exit ${run.status}): ${run.stderr || run.error?.message}`);
+  const scenarios = parseScenarioList(run.stdout);
+  if (scenarios.length === 0) throw new Error(`conformance ${args.slice(1).join(' ')} printed no client scenarios:\n${run.stdout}`);
+  return scenarios;
+}
+
+/**
+ * The client scenarios in the text `conformance list --client` prints. A
+ * requirement set's listing has server scenarios too, and a "Run and
+ * reported, but never scored" part whose entries end in [client] or [server].
+ */
+export function parseScenarioList(text) {
+  const out = [];
+  let section; // 'client' | 'server' | 'unscored'
+  let reason;
+  for (const line of text.split('\n')) {
+    if (/^Client scenarios/.test(line)) section = 'client';
+    else if (/^Server scenarios/.test(line)) section = 'server';
+    else if (/^Run and reported, but never scored/.test(line)) section = 'unscored';
+    else if (section === 'unscored' && /^ {2}(\S[^(]*?) \(\d+\):/.test(line)) reason = /^ {2}(\S[^(]*?) \(\d+\):/.exec(line)[1];
+    const item = /^\s+-\s+(\S+)(?:\s+\[([^\]]*)\])?/.exec(line);
+    if (!item) continue;
+    // A plain listing tags each with its revisions; [extension] is off the spec timeline, never scored.
+    if (section === 'client') out.push(item[2] === 'extension' ? { name: item[1], scored: false, reason: 'extension' } : { name: item[1], scored: true });
+    else if (section === 'unscored' && item[2] === 'client') out.push({ name: item[1], scored: false, reason });
   }
-  if (names.length === 0) throw new Error(`conformance list --client printed no scenarios:\n${run.stdout}`);
-  return names;
+  return out;
+}
+
+/** The client scenario names of suite 0.1.16, from `conformance list --client`. */
+export function listClientScenarios(suite = DEFAULT_SUITE) {
+  return listScenarios({ suite }).map((s) => s.name);
 }
 
 /**
@@ -102,18 +175,25 @@ export function judge(scenario, run) {
     ...(pass && gap ? { note: gap.onPass } : {}),
     passedChecks: successes.length,
     totalChecks: successes.length + failures.length,
-    checks: (checks ?? []).filter((c) => c.status !== 'INFO').map((c) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage })),
+    checks: (checks ?? []).filter((c) => c.status !== 'INFO').map((c) => ({ id: c.id, name: c.name, status: c.status, errorMessage: c.errorMessage })),
   };
 }
 
-/** Runs the suite on one scenario (with Node 22) and judges it. Never rejects for a failing scenario. */
+/**
+ * Runs the suite on one scenario (with Node 22) and judges it. Never rejects for a failing scenario.
+ * options: {suite ('0.1.16' | 'next'), specVersion (the revision whose wire to run at: suite next
+ * passes it to the client as MCP_CONFORMANCE_PROTOCOL_VERSION), command, timeoutMs, keep}.
+ */
 export async function runScenario(scenario, options = {}) {
   const command = options.command ?? defaultClientCommand();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const suite = options.suite ?? DEFAULT_SUITE;
   const outDir = mkdtempSync(path.join(tmpdir(), 'mcpwire-official-'));
   const started = Date.now();
   try {
-    const args = [SUITE, 'client', '--command', command, '--scenario', scenario, '--timeout', String(timeoutMs), '-o', outDir];
+    const args = [suiteEntry(suite), 'client', '--command', command, '--scenario', scenario, '--timeout', String(timeoutMs), '-o', outDir];
+    // --force: run it at that revision even where the suite would call it not applicable, as --requirements does.
+    if (options.specVersion) args.push('--spec-version', options.specVersion, '--force');
     const { code, stdout, stderr } = await spawnCollect(NODE22, args, timeoutMs + 30_000);
     const dir = findResultDir(outDir);
     const read = (name) => (dir && existsSync(path.join(dir, name)) ? readFileSync(path.join(dir, name), 'utf8') : undefined);
@@ -124,7 +204,7 @@ export async function runScenario(scenario, options = {}) {
       checks = undefined;
     }
     const verdict = judge(scenario, { suiteExit: code, checks, suiteStderr: stderr, clientStderr: read('stderr.txt') });
-    return { ...verdict, durationMs: Date.now() - started, suiteOutput: `${stdout}${stderr}`, ...(options.keep ? { resultDir: dir ?? outDir } : {}) };
+    return { ...verdict, suite, ...(options.specVersion ? { specVersion: options.specVersion } : {}), durationMs: Date.now() - started, suiteOutput: `${stdout}${stderr}`, ...(options.keep ? { resultDir: dir ?? outDir } : {}) };
   } finally {
     if (!options.keep) rmSync(outDir, { recursive: true, force: true });
   }
@@ -179,9 +259,22 @@ function lastLine(text) {
 }
 
 export function resultLine(r) {
-  if (!r.pass) return `FAIL ${r.scenario}: ${r.reason}`;
-  return `pass ${r.scenario} (${r.passedChecks}/${r.totalChecks} checks)${r.note ? ` [${r.note}]` : ''}`;
+  const tag = r.scored === false ? ` [not scored: ${r.unscoredReason ?? 'the suite says so'}]` : '';
+  if (!r.pass) return `FAIL ${r.scenario}: ${r.reason}${tag}`;
+  return `pass ${r.scenario} (${r.passedChecks}/${r.totalChecks} checks)${r.note ? ` [${r.note}]` : ''}${tag}`;
 }
+
+/** What --list prints for one scenario. */
+export function listLine(s) {
+  const scoring = s.scored ? 'scored' : `not scored (${s.reason ?? 'the suite says so'})`;
+  const what = isOAuth(s.name) ? `OAuth: expected gap (issue #19), ${scoring}` : scoring;
+  return `${s.name.padEnd(44)} ${what}`;
+}
+
+const USAGE = `Usage: node scripts/official-conformance.mjs [SCENARIO...] [--suite 0.1.16|next]
+       [--requirements REV | --spec-version REV] [--no-oauth] [--list]
+       [--json] [--verbose] [--command CMD] [--timeout MS] [--keep]
+`;
 
 async function main(argv) {
   let values;
@@ -191,6 +284,11 @@ async function main(argv) {
       args: argv,
       allowPositionals: true,
       options: {
+        suite: { type: 'string', default: DEFAULT_SUITE },
+        requirements: { type: 'string' },
+        'spec-version': { type: 'string' },
+        'no-oauth': { type: 'boolean' },
+        list: { type: 'boolean' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean', short: 'v' },
         keep: { type: 'boolean' },
@@ -204,27 +302,46 @@ async function main(argv) {
     return 2;
   }
   if (values.help) {
-    process.stdout.write('Usage: node scripts/official-conformance.mjs [SCENARIO...] [--json] [--verbose] [--command CMD] [--timeout MS] [--keep]\n');
+    process.stdout.write(USAGE);
     return 0;
   }
+  const suite = values.suite;
+  const usage = (text) => {
+    process.stderr.write(`official-conformance: ${text}\n${USAGE}`);
+    return 2;
+  };
+  if (!Object.hasOwn(SUITES, suite)) return usage(`--suite is one of ${Object.keys(SUITES).join(', ')}, got ${suite}`);
+  if (values.requirements && values['spec-version']) return usage('--requirements fixes the revision; give it or --spec-version, not both');
+  if ((values.requirements || values['spec-version']) && suite === '0.1.16') return usage('--requirements and --spec-version need --suite next (0.1.16 runs every scenario at 2025-11-25)');
   if (NODE22 === undefined) {
     process.stderr.write(`official-conformance: ${NODE22_MISSING}\n`);
     return 2;
   }
-  if (!existsSync(SUITE)) {
-    process.stderr.write(`official-conformance: the suite (devDependency @modelcontextprotocol/conformance) is missing at ${SUITE}; run npm ci\n`);
+  if (!existsSync(suiteEntry(suite))) {
+    process.stderr.write(`official-conformance: suite ${suite} is missing at ${suiteEntry(suite)}; run npm ci\n`);
     return 2;
   }
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
-    process.stderr.write(`official-conformance: --timeout takes milliseconds, got ${values.timeout}\n`);
-    return 2;
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) return usage(`--timeout takes milliseconds, got ${values.timeout}`);
+  const specVersion = values.requirements ?? values['spec-version'];
+  let scenarios = listScenarios({ suite, requirements: values.requirements, specVersion: values['spec-version'] });
+  if (positionals.length) {
+    const known = new Map(scenarios.map((s) => [s.name, s]));
+    // A scenario the listing lacks still runs (the suite decides): scored, as a plain run would count it.
+    scenarios = positionals.map((name) => known.get(name) ?? { name, scored: true });
   }
-  const scenarios = positionals.length ? positionals : listClientScenarios();
+  if (values['no-oauth']) scenarios = scenarios.filter((s) => !isOAuth(s.name));
+  const header = `suite ${suite === 'next' ? 'next' : suite} (${suiteVersion(suite) ?? 'version unknown'})${values.requirements ? `, requirements ${values.requirements}` : specVersion ? `, spec version ${specVersion}` : ''}`;
+  if (values.list) {
+    if (values.json) process.stdout.write(`${JSON.stringify({ suite, version: suiteVersion(suite), requirements: values.requirements, specVersion, scenarios: scenarios.map((s) => ({ ...s, oauth: isOAuth(s.name) })) }, null, 2)}\n`);
+    else process.stdout.write(`${header}: ${scenarios.length} client scenarios\n${scenarios.map(listLine).join('\n')}\n`);
+    return 0;
+  }
+  if (!values.json) process.stdout.write(`${header}\n`);
   const results = [];
   // One at a time: sse-retry measures the client's reconnect delay, which a loaded machine would skew.
-  for (const scenario of scenarios) {
-    const result = await runScenario(scenario, { command: values.command, timeoutMs, keep: values.keep });
+  for (const s of scenarios) {
+    const result = { ...(await runScenario(s.name, { suite, specVersion, command: values.command, timeoutMs, keep: values.keep })), scored: s.scored, ...(s.reason ? { unscoredReason: s.reason } : {}) };
     results.push(result);
     if (!values.json) process.stdout.write(`${resultLine(result)}\n`);
     if (values.verbose && !values.json) process.stdout.write(`${result.suiteOutput.replace(/^/gm, '    ')}\n`);
@@ -232,13 +349,18 @@ async function main(argv) {
   }
   const passed = results.filter((r) => r.pass).length;
   const failed = results.length - passed;
+  const failedScored = results.filter((r) => !r.pass && r.scored !== false).length;
+  const failedOAuth = results.filter((r) => !r.pass && isOAuth(r.scenario)).length;
   if (values.json) {
     const slim = results.map(({ suiteOutput, ...rest }) => (values.verbose ? { ...rest, suiteOutput } : rest));
-    process.stdout.write(`${JSON.stringify({ results: slim, passed, failed }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ suite, version: suiteVersion(suite), requirements: values.requirements, specVersion, results: slim, passed, failed }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${passed} passed, ${failed} failed\n`);
+    const notes = [];
+    if (failedOAuth) notes.push(`${failedOAuth} OAuth, issue #19`);
+    if (failed - failedScored) notes.push(`${failed - failedScored} not scored`);
+    process.stdout.write(`${passed} passed, ${failed} failed${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
   }
-  return failed === 0 ? 0 : 1;
+  return failedScored === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -182,7 +182,9 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   every byte unchanged and records the wire. Secret values are redacted in the file.
   Replay it with mcpwire conformance FILE.jsonl.`,
   'conformance-client': `mcpwire conformance-client URL
-  The client the official MCP conformance suite runs (the scenario from $MCP_CONFORMANCE_SCENARIO).`,
+  The client the official MCP conformance suite runs (the scenario from $MCP_CONFORMANCE_SCENARIO;
+  from suite 0.2 also the protocol version to pin, $MCP_CONFORMANCE_PROTOCOL_VERSION, and the
+  scenario's data, $MCP_CONFORMANCE_CONTEXT).`,
   bench: `mcpwire bench [--quick] [--json] [--only NAME]
   Runs the benchmarks in bench/ (in a clone of the repository only).`,
 };

@@ -8,12 +8,18 @@
 
 import { McpClient } from '../client/client.js';
 import type { RequestHandler } from '../client/connection.js';
-import type { JsonObject, Tool } from '../client/results.js';
+import type { ProtocolEra } from '../client/era.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../client/request-meta.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JsonObject, type Tool } from '../client/results.js';
 import { isObject } from '../jsonrpc/message.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { describeDiagnostic, errorText, firstLine } from '../util/text.js';
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
+/** The protocol version the suite runs the scenario at (suite 0.2: always set; 0.1.x: never). */
+export const PROTOCOL_VERSION_ENV = 'MCP_CONFORMANCE_PROTOCOL_VERSION';
+/** JSON the scenario hands the client ({name, ...}); suite 0.2 sets it only for scenarios with data to give (tool calls, OAuth credentials). */
+export const CONTEXT_ENV = 'MCP_CONFORMANCE_CONTEXT';
 
 /**
  * Each request (and the handshake) gets less than the suite's 30 s per
@@ -24,18 +30,27 @@ const REQUEST_TIMEOUT_MS = 20_000;
 
 /** What the client does for a scenario. */
 export interface ScenarioPlan {
-  /** After initialize: list the tools. */
+  /** After connecting: list the tools. */
   listTools: boolean;
-  /** After listing: call every listed tool with arguments made from its inputSchema. */
+  /**
+   * After listing: call every listed tool with arguments made from its
+   * inputSchema, or, when the scenario's context names `toolCalls`, exactly
+   * those calls with exactly their arguments.
+   */
   callTools: boolean;
   /** Install an elicitation handler (which advertises the capability) that accepts with the schema's defaults. */
   elicitation: boolean;
+  /** Also list resources and read each, and list prompts and get each (where the server declares them). */
+  everyFeature?: boolean;
+  /** Instead of calling tools: pass the inputSchema of tool `from`, as listed, as argument `schema` to tool `to`. */
+  echoSchema?: { from: string; to: string };
 }
 
 /**
  * The scenarios we know, and what each expects of a client (read from the
- * suite's mock servers). An unknown scenario gets initialize, tools/list,
- * close: enough to show the client works without guessing at more.
+ * suites' mock servers, 0.1.16 and 0.2.0-alpha.12). An unknown scenario gets
+ * connect, tools/list, close: enough to show the client works without
+ * guessing at more.
  */
 export function planFor(scenario: string | undefined): ScenarioPlan {
   switch (scenario) {
@@ -43,12 +58,72 @@ export function planFor(scenario: string | undefined): ScenarioPlan {
       return { listTools: false, callTools: false, elicitation: false };
     case 'tools_call':
     case 'sse-retry': // the tool's answer arrives only after the client resumes the dropped stream
+    case 'http-custom-headers': // the context's toolCalls: Mcp-Param-* mirrored and encoded
+    case 'http-invalid-tool-headers': // the valid tool is called, the ones with invalid x-mcp-header never listed
       return { listTools: true, callTools: true, elicitation: false };
     case 'elicitation-sep1034-client-defaults': // the tool elicits; the answer must carry the schema's defaults
+    case 'sep-2322-client-request-state': // input_required rounds answered by elicitation, requestState echoed
       return { listTools: true, callTools: true, elicitation: true };
+    case 'http-standard-headers': // Mcp-Method on each method, Mcp-Name on tools/call, resources/read, prompts/get
+      return { listTools: true, callTools: true, elicitation: false, everyFeature: true };
+    case 'json-schema-2020-12-preservation': // the focal tool's inputSchema round-tripped, keywords intact
+      return { listTools: true, callTools: false, elicitation: false, echoSchema: { from: 'json_schema_2020_12_tool', to: 'json_schema_echo' } };
     default:
       return { listTools: true, callTools: false, elicitation: false };
   }
+}
+
+/** One tool call a scenario's context asks for: `{name, arguments}`. */
+export interface ContextToolCall {
+  name: string;
+  arguments: JsonObject;
+}
+
+/** The `toolCalls` a scenario's context lists (http-custom-headers does), or undefined; malformed entries are an error. */
+export function contextToolCalls(context: JsonObject | undefined): ContextToolCall[] | undefined {
+  const calls = context?.toolCalls;
+  if (calls === undefined) return undefined;
+  if (!Array.isArray(calls)) throw new TypeError(`${CONTEXT_ENV}: toolCalls is not an array`);
+  return calls.map((call, i) => {
+    if (!isObject(call) || typeof call.name !== 'string' || (call.arguments !== undefined && !isObject(call.arguments))) throw new TypeError(`${CONTEXT_ENV}: toolCalls[${i}] is not {name, arguments}`);
+    return { name: call.name, arguments: (call.arguments as JsonObject | undefined) ?? {} };
+  });
+}
+
+/**
+ * The era the suite asks for: the version in MCP_CONFORMANCE_PROTOCOL_VERSION,
+ * pinned (suite 0.2 runs each scenario at one revision's wire, and its mock
+ * speaks only that one). Unset (suite 0.1.x), the client's own default.
+ * A version mcpwire does not speak is an error, not a silent fallback.
+ */
+export function eraFor(env: NodeJS.ProcessEnv): { era?: ProtocolEra; error?: string } {
+  const version = env[PROTOCOL_VERSION_ENV];
+  if (version === undefined || version === '') return {};
+  const known: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+  if (!known.includes(version)) return { error: `${PROTOCOL_VERSION_ENV}=${version} is not a protocol version mcpwire speaks (${known.join(', ')})` };
+  return { era: { version } };
+}
+
+/**
+ * The scenario's context (MCP_CONFORMANCE_CONTEXT), parsed: a JSON object
+ * whose `name` is the scenario's. http-custom-headers hands over the tool
+ * calls to make (`toolCalls`, see contextToolCalls); the OAuth scenarios hand
+ * over credentials, unused until mcpwire does OAuth (#19). The client names
+ * the keys on stderr, never their values.
+ */
+export function contextFor(env: NodeJS.ProcessEnv): { context?: JsonObject; error?: string } {
+  const text = env[CONTEXT_ENV];
+  if (text === undefined || text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: `${CONTEXT_ENV} is not JSON` };
+  }
+  if (!isObject(value)) return { error: `${CONTEXT_ENV} is not a JSON object` };
+  const scenario = env[SCENARIO_ENV];
+  if (scenario !== undefined && value.name !== undefined && value.name !== scenario) return { error: `${CONTEXT_ENV} is for scenario ${JSON.stringify(value.name)}, not ${scenario}` };
+  return { context: value };
 }
 
 /** Runs the scenario against the URL given as the last argument. Resolves the exit status. */
@@ -66,9 +141,24 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
     process.stderr.write(`mcpwire conformance-client: scenario ${scenario} needs OAuth, which mcpwire does not implement yet\n`);
   }
 
+  const era = eraFor(env);
+  const context = contextFor(env);
+  const setupError = era.error ?? context.error;
+  if (setupError) {
+    process.stderr.write(`mcpwire conformance-client: ${setupError}\n`);
+    process.stdout.write(`FAIL ${label}: ${setupError}\n`);
+    return 1;
+  }
+  if (context.context) {
+    const keys = Object.keys(context.context).filter((k) => k !== 'name');
+    const unused = keys.filter((k) => k !== 'toolCalls');
+    process.stderr.write(`mcpwire conformance-client: the scenario handed over context with ${keys.length ? keys.join(', ') : 'no keys'}${unused.length ? ` (unused: ${unused.join(', ')})` : ''}\n`);
+  }
+
   const plan = planFor(scenario);
   const transport = new StreamableHttpTransport({ url, server: 'conformance' });
   const client = new McpClient(transport, {
+    ...(era.era ? { protocolEra: era.era } : {}),
     timeoutMs: REQUEST_TIMEOUT_MS,
     connectTimeoutMs: REQUEST_TIMEOUT_MS,
     handlers: plan.elicitation ? { elicitation: acceptWithDefaults } : {},
@@ -76,18 +166,44 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
   });
   const done: string[] = [];
   try {
+    const calls = contextToolCalls(context.context);
     const init = await client.connect();
-    done.push(`initialized with ${init.serverInfo.name} (protocol ${init.protocolVersion})`);
+    done.push(`connected to ${init.serverInfo.name} (protocol ${init.protocolVersion}, ${client.era})`);
     if (plan.listTools) {
       const { tools } = await client.listTools();
       done.push(`${tools.length} tool${tools.length === 1 ? '' : 's'}`);
-      if (plan.callTools) {
-        if (tools.length === 0) throw new Error('the scenario needs a tool call, but the server lists no tools');
-        for (const tool of tools) {
-          const result = await client.callTool(tool.name, argumentsFor(tool));
-          if (result.isError) throw new Error(`tool ${tool.name} answered with isError: ${JSON.stringify(result.content).slice(0, 300)}`);
-          done.push(`called ${tool.name}`);
+      const call = async (name: string, args: JsonObject) => {
+        const result = await client.callTool(name, args);
+        if (result.isError) throw new Error(`tool ${name} answered with isError: ${JSON.stringify(result.content).slice(0, 300)}`);
+        done.push(`called ${name}`);
+      };
+      if (plan.echoSchema) {
+        const { from, to } = plan.echoSchema;
+        const focal = tools.find((t) => t.name === from);
+        if (!focal) throw new Error(`the scenario needs tool ${from}, but the server lists ${tools.map((t) => t.name).join(', ') || 'none'}`);
+        // The schema as listed, untouched: the scenario checks which keywords survived the client.
+        await call(to, { schema: focal.inputSchema });
+      } else if (plan.callTools && calls) {
+        for (const c of calls) {
+          if (!tools.some((t) => t.name === c.name)) throw new Error(`the scenario's context calls tool ${c.name}, which the client did not list`);
+          await call(c.name, c.arguments);
         }
+      } else if (plan.callTools) {
+        if (tools.length === 0) throw new Error('the scenario needs a tool call, but the server lists no tools');
+        for (const tool of tools) await call(tool.name, argumentsFor(tool));
+      }
+    }
+    if (plan.everyFeature) {
+      const capabilities = init.capabilities;
+      if (capabilities.resources) {
+        const { resources } = await client.listResources();
+        for (const resource of resources) await client.readResource(resource.uri);
+        done.push(`read ${resources.length} resource${resources.length === 1 ? '' : 's'}`);
+      }
+      if (capabilities.prompts) {
+        const { prompts } = await client.listPrompts();
+        for (const prompt of prompts) await client.getPrompt(prompt.name, promptArgumentsFor(prompt));
+        done.push(`got ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`);
       }
     }
     await client.close();
@@ -99,6 +215,13 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
     process.stdout.write(`FAIL ${label}: ${done.length ? `after ${done.join(', ')}, ` : ''}${firstLine(errorText(error, true))}\n`);
     return 1;
   }
+}
+
+/** A value for each required prompt argument (prompts take strings). */
+export function promptArgumentsFor(prompt: { arguments?: { name: string; required?: boolean }[] }): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const a of prompt.arguments ?? []) if (a.required) args[a.name] = 'mcpwire';
+  return args;
 }
 
 /**
