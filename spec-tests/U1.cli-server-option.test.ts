@@ -35,6 +35,6 @@ test('U1: call TOOL --server KEY calls that server\'s tool by its own name, cano
   const other = mcpwire('call', 'mcp.a.echo', 'message=hi', '--server', 'b', '--config', file);
   assert.equal(other.status, 3, 'a tool of another server is not this server\'s');
   const unknown = mcpwire('call', 'echo', '--server', 'c', '--config', file);
-  assert.equal(unknown.status, 2, unknown.stderr);
-  assert.match(unknown.stderr, /no server "c"; servers: a, b/);
+  assert.equal(unknown.status, 3, `an unknown server is 3, as an unknown tool is (#18 item 7): ${unknown.stderr}`);
+  assert.match(unknown.stderr, /UnknownToolError: no server named "c"; (did you mean a, b\?; )?configured: a, b/);
 });

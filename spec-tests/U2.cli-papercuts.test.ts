@@ -2,12 +2,16 @@
 // built by `npm test` first) against a real server: item 2 (a malformed
 // --header or -e never prints its value; mcporter's Name=value is accepted),
 // item 6 (mcpwire's own unknown-option message, with did-you-mean, never
-// "place it after --"), item 10 (the JSON-argument message says what to do and
+// "place it after --"), items 7 and 9 (one exit status for an unknown server
+// or tool, 3; 401/403 their own, 8, apart from unreachable, 4), item 10 (the JSON-argument message says what to do and
 // quotes nothing). A canary stands for the secret a user would type.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startHttpFixture } from '../src/testing/http-fixture.js';
@@ -110,5 +114,51 @@ describe('#18 item 10: the JSON-argument messages', () => {
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, /the JSON on stdin is not valid JSON/);
     assert.ok(!run.stderr.includes(CANARY), run.stderr);
+  });
+});
+
+describe('#18 items 7 and 9: the exit table', () => {
+  function twoServers(t: { after(fn: () => void): void }): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-u2-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'mcpwire.json');
+    const server = { command: echoServer[0], args: echoServer.slice(1) };
+    writeFileSync(file, JSON.stringify({ mcpServers: { alpha: server, beta: server } }));
+    return file;
+  }
+
+  test('U1: --server with a key nobody configured is 3, an UnknownToolError with did-you-mean, like an unknown tool; --json says code unknown-tool', async (t) => {
+    const file = twoServers(t);
+    const server = await mcpwire(['tools', '--server', 'alpah', '--config', file]);
+    assert.equal(server.status, 3, server.stderr);
+    assert.match(server.stderr, /UnknownToolError: no server named "alpah"; did you mean alpha\?; configured: alpha, beta/);
+    const tool = await mcpwire(['call', 'ech', '--config', file, '--server', 'alpha']);
+    assert.equal(tool.status, 3, 'the same status for an unknown tool');
+    const json = await mcpwire(['tools', '--server', 'nope', '--config', file, '--json']);
+    assert.equal(json.status, 3);
+    assert.equal((JSON.parse(json.stderr.trim().split("\n").at(-1)!) as { error: { code: string } }).error.code, 'unknown-tool');
+  });
+
+  for (const status of [401, 403]) {
+    test(`U1/T4: HTTP ${status} exits 8 (auth), with code "auth" in --json; a refused connection stays 4`, async (t) => {
+      const server = await startHttpFixture(t, { post: (ex) => ex.status(status) });
+      const refused = await mcpwire(['tools', '--url', server.url, '--json']);
+      assert.equal(refused.status, 8, refused.stderr);
+      const envelope = JSON.parse(refused.stderr.trim().split("\n").at(-1)!) as { error: { code: string; message: string } };
+      assert.equal(envelope.error.code, 'auth');
+      assert.match(envelope.error.message, new RegExp(`HTTP ${status}.*check the credentials`));
+      const text = await mcpwire(['call', 'echo', '--url', server.url]);
+      assert.equal(text.status, 8, text.stderr);
+      assert.match(text.stderr, /AuthError/);
+    });
+  }
+
+  test('U1: a port nobody listens on is 4 (closed), not 8', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const run = await mcpwire(['tools', '--url', `http://127.0.0.1:${port}/mcp`]);
+    assert.equal(run.status, 4, run.stderr);
   });
 });

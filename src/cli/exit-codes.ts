@@ -2,12 +2,12 @@
 // (U1: "clear exit codes"): a server that will not start is 4 whether `tools`,
 // `call` or `doctor` met it. Also the one-line and JSON forms of an error.
 
-import { McpClientError, type McpErrorCode } from '../errors.js';
+import { AuthError, McpClientError, type McpErrorCode } from '../errors.js';
 import { UsageError } from './usage.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7, auth: 8 } as const;
 
-// An unknown tool shares 3 with config: both are fixed on the caller's side, and the usage text has always said so.
+// An unknown tool or server shares 3 with config: both are fixed on the caller's side, and the usage text has always said so.
 const EXIT_FOR: Record<McpErrorCode, number> = {
   config: EXIT.config,
   'unknown-tool': EXIT.config,
@@ -20,6 +20,8 @@ const EXIT_FOR: Record<McpErrorCode, number> = {
 /** The exit status a failure ends the command with; anything untyped is a bug of ours, status 1. */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
+  // 401/403 is its own status (#18 item 9): a refused credential is fixed otherwise than an unreachable server (4).
+  if (error instanceof AuthError) return EXIT.auth;
   if (error instanceof McpClientError) return EXIT_FOR[error.code];
   return EXIT.failed;
 }
@@ -42,7 +44,7 @@ export function errorLines(error: unknown): { line: string; detail: string[] } {
 
 /** The `--json` form of an error, for scripts reading stderr: `{"error": {"code", "message", "server"}}`. */
 export function errorEnvelope(error: unknown): string {
-  const code = error instanceof UsageError ? 'usage' : error instanceof McpClientError ? error.code : 'internal';
+  const code = error instanceof UsageError ? 'usage' : error instanceof AuthError ? 'auth' : error instanceof McpClientError ? error.code : 'internal';
   const message = error instanceof Error ? error.message : String(error);
   const server = error instanceof McpClientError && error.server ? error.server : null;
   return JSON.stringify({ error: { code, message, server } });

@@ -10,6 +10,7 @@ import type { ServerStatus } from '../toolsource/supervisor.js';
 import { openToolSource, type ToolSource } from '../toolsource/tool-source.js';
 import { redact } from '../transport/redact.js';
 import { describeDiagnostic } from '../util/text.js';
+import { unknownServerError } from '../toolsource/unknown-tool.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import type { CommandLine } from './options.js';
 import { err, openServers } from './process.js';
@@ -46,7 +47,9 @@ export function failureOf(status: ServerStatus): string | undefined {
 
 /** The exit status of the first failed server, or 0. */
 export function failureStatus(failed: readonly ServerStatus[]): number {
-  return failed.length === 0 ? EXIT.ok : exitCodeFor(failed[0]!.lastErrorCode);
+  if (failed.length === 0) return EXIT.ok;
+  // A server that wants a credential is 8, as an AuthError met directly is: "fix the token", not "is it running?".
+  return failed[0]!.state === 'needs-auth' ? EXIT.auth : exitCodeFor(failed[0]!.lastErrorCode);
 }
 
 /**
@@ -65,7 +68,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   const keys = config.servers.map((s) => s.key);
   const only = line.values.server;
   // Checked before anything opens: nothing to close when it fails.
-  if (only !== undefined && !keys.includes(only)) throw new UsageError(`no server "${only}"; servers: ${keys.join(', ') || '(none)'}`);
+  if (only !== undefined && !keys.includes(only)) throw unknownServerError(only, keys, 'mcpwire servers lists them');
   const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
   const verbose = line.values.verbose;
   const source = await openToolSource({

@@ -40,9 +40,9 @@ const COMMON_OPTIONS = `Output and limits (every command):
   -h, --help                this command's help`;
 
 export const EXIT_TABLE = `Exit status (the same for every command):
-  0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown tool)
-  4 closed: a server would not start, exited or hung up    5 timeout    6 protocol: the server broke MCP
-  7 the server answered with a JSON-RPC error    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+  0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown server or tool)
+  4 closed: a server would not start, exited, hung up or was unreachable    5 timeout    6 protocol: the server broke MCP
+  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
 
 export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 

@@ -76,6 +76,18 @@ export function unknownToolError(name: string, registered: readonly ToolDefiniti
   return new UnknownToolError({ server: target?.key ?? '' }, { tool: name, missing: 'tool', suggestions, unavailable, message });
 }
 
+/**
+ * The UnknownToolError for a server key nothing is configured under (the
+ * CLI's `--server nope`): the same error, and so the same exit status, as a
+ * tool name that points into no server.
+ */
+export function unknownServerError(key: string, servers: readonly string[], hint?: string): UnknownToolError {
+  const suggestions = nearest(key, servers);
+  const parts = [`no server named "${key}"`, suggestions.length ? `did you mean ${suggestions.join(', ')}?` : '', `configured: ${servers.join(', ') || '(none)'}`];
+  const message = `${parts.filter(Boolean).join('; ')}${hint ? ` (${hint})` : ''}`;
+  return new UnknownToolError({ server: '' }, { tool: key, missing: 'server', suggestions, unavailable: [], message });
+}
+
 /** The configured server a name's prefix names (the longest such key), and the rest of the name. */
 function pointsInto(name: string, keys: readonly string[]): { key: string; rest: string } | undefined {
   let found: { key: string; rest: string } | undefined;
