@@ -162,3 +162,34 @@ describe('#18 items 7 and 9: the exit table', () => {
     assert.equal(run.status, 4, run.stderr);
   });
 });
+
+describe('#18 item 3: an unset ${env:X} fails only its own server', () => {
+  function mixed(t: { after(fn: () => void): void }): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-u2-env-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'mcp.json');
+    const good = { command: echoServer[0], args: echoServer.slice(1) };
+    writeFileSync(file, JSON.stringify({ mcpServers: { broken: { ...good, env: { TOKEN: '${env:MCPWIRE_U2_NEVER_SET}' } }, good } }, null, 2));
+    return file;
+  }
+
+  test('C5/U1: --server good works; tools lists good and says why broken failed (exit 3); config show and doctor still run', async (t) => {
+    const file = mixed(t);
+    const only = await mcpwire(['tools', '--server', 'good', '--config', file]);
+    assert.equal(only.status, 0, only.stderr);
+    assert.match(only.stdout, /echo\(/);
+
+    const all = await mcpwire(['tools', '--config', file]);
+    assert.equal(all.status, 3, `the broken server's config problem is the status: ${all.stderr}`);
+    assert.match(all.stdout, /echo\(/, 'the good server\'s tools are listed');
+    assert.match(all.stdout + all.stderr, /mcp\.json:\d+:\d+ at mcpServers\.broken\.env\.TOKEN: the environment variable MCPWIRE_U2_NEVER_SET is not set/);
+
+    const show = await mcpwire(['config', 'show', '--config', file]);
+    assert.equal(show.status, 0, show.stderr);
+    assert.match(show.stdout, /broken.*unsupported: .*MCPWIRE_U2_NEVER_SET/);
+
+    const doctor = await mcpwire(['doctor', '--config', file]);
+    assert.match(doctor.stdout + doctor.stderr, /MCPWIRE_U2_NEVER_SET/);
+    assert.match(doctor.stdout + doctor.stderr, /good/);
+  });
+});

@@ -334,7 +334,8 @@ export class ServerSupervisor {
     // A server declared in a form this version cannot start never will: no retries, failed with the reason.
     if (this.server.unsupported) {
       this.lastError = this.server.unsupported;
-      this.lastErrorCode = 'closed';
+      // Fixed in the config, not by waiting: the CLI's exit status 3, as for a file that does not load.
+      this.lastErrorCode = 'config';
       this.reason = this.server.unsupported;
       this.setState('failed');
       return Promise.reject(this.unavailable());

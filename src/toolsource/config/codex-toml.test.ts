@@ -29,7 +29,6 @@ test('errors name the file, line, key path and what was expected', (t) => {
     ['[mcp_servers.a]\ncommand = "x"\nurl = "https://a.test/"\n', /config\.toml:1:1 at mcp_servers\.a: expected exactly one of "command"/],
     ['[mcp_servers.a]\ncommand = "x"\ntool_timeout_sec = 0\n', /config\.toml:3:1 at mcp_servers\.a\.tool_timeout_sec: expected a positive number/],
     ['[mcp_servers.a]\ncommand = "x"\nenabled_tools = "one"\n', /at mcp_servers\.a\.enabled_tools: expected an array of tool names/],
-    ['[mcp_servers.a]\nurl = "https://a.test/"\nenv_http_headers = { "X-Org" = "NOT_SET_ANYWHERE" }\n', /at mcp_servers\.a\.env_http_headers\.X-Org: the environment variable NOT_SET_ANYWHERE \(header X-Org\) is not set/],
     ['[mcp_servers.a]\nurl = "ftp://a.test/"\n', /at mcp_servers\.a\.url: expected http: or https:/],
     ['model = "x"\n', /at mcp_servers: expected \[mcp_servers\.<name>\] tables/],
   ];
@@ -41,6 +40,13 @@ test('errors name the file, line, key path and what was expected', (t) => {
       return true;
     });
   }
+});
+
+test('#18 item 3: an unset env_http_headers variable makes only its server unsupported, with where and what to set', (t) => {
+  const file = withToml(t, '[mcp_servers.a]\nurl = "https://a.test/"\nenv_http_headers = { "X-Org" = "NOT_SET_ANYWHERE" }\n\n[mcp_servers.b]\ncommand = "x"\n');
+  const servers = readCodexToml(file, { workspaceFolder: '/p', env: {} }).servers;
+  assert.match(servers.find((s) => s.key === 'a')!.unsupported ?? '', /config\.toml:\d+:\d+ at mcp_servers\.a\.env_http_headers\.X-Org: the environment variable NOT_SET_ANYWHERE \(header X-Org\) is not set or empty; set it, or disable this server/);
+  assert.equal(servers.find((s) => s.key === 'b')!.unsupported, undefined);
 });
 
 test('a syntax error gives line and column without quoting the line (config.toml may hold tokens)', (t) => {

@@ -85,9 +85,15 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw fail(field, 'expected a positive number');
     return Math.round(value * unitMs);
   };
+  // An unset variable fails this server only (#18 item 3): it is marked unsupported with the
+  // reason, where it is and what to set, and the file's other servers load.
+  let unset: string | undefined;
   const fromEnv = (variable: string, keys: KeyPath, what: string): string => {
     const value = env[variable];
-    if (value === undefined || value === '') throw fail(keys.join('.'), `the environment variable ${variable} (${what}) is not set or empty`);
+    if (value === undefined || value === '') {
+      unset ??= fail(keys.join('.'), `the environment variable ${variable} (${what}) is not set or empty; set it, or disable this server`).message;
+      return '';
+    }
     ctx.secrets.push(value);
     return value;
   };
@@ -130,7 +136,7 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     tools: { enabled: true, allow: names('enabled_tools'), deny: names('disabled_tools') ?? [] },
     disabled: entry.enabled === false,
     timeoutMs: seconds('tool_timeout_sec', 1000),
-    unsupported: undefined,
+    unsupported: unset,
   };
   if (startupTimeoutMs !== undefined) server.startupTimeoutMs = startupTimeoutMs;
   return server;

@@ -161,7 +161,11 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   if (!isStringArray(deny)) throw fail('disabledTools', 'expected an array of tool names');
 
   let unsupported: string | undefined;
-  /** The value with `${…}` resolved; an unset variable is an error, an editor-only variable makes the server unsupported. */
+  /**
+   * The value with `${…}` resolved. What cannot be resolved (an unset
+   * variable, an editor-only one) makes this server unsupported with the
+   * reason and where it is, and the file's other servers load (#18 item 3).
+   */
   const resolve = (raw: string, keys: KeyPath, secret: boolean): string => {
     const result = interpolate(raw, ctx.context);
     if (result.ok) {
@@ -169,8 +173,7 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
       if (secret && result.value !== '') ctx.secrets.push(result.value);
       return result.value;
     }
-    if (result.why === 'unset') throw at(file, doc, [...ctx.at, ...keys], describeInterpolation(result), name);
-    unsupported ??= `server "${name}": ${describeInterpolation(result)}`;
+    unsupported ??= result.why === 'unset' ? at(file, doc, [...ctx.at, ...keys], describeInterpolation(result), name).message : `server "${name}": ${describeInterpolation(result)}`;
     return raw;
   };
   const strings = (field: string, secretName: (key: string) => boolean): Record<string, string> => {
