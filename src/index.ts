@@ -26,6 +26,7 @@ export { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TIMEOUT_MS, TASKS_EXTENSION
 export { checkTraceContext, TRACE_CONTEXT_KEYS, type TraceContext, type TraceContextHook, type TraceContextKey, type TraceContextProblem } from './client/trace-context.js';
 export {
   LATEST_PROTOCOL_VERSION,
+  LOGGING_LEVELS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Annotations,
   type AudioContent,
@@ -42,6 +43,7 @@ export {
   type ListResourceTemplatesResult,
   type ListResourcesResult,
   type ListToolsResult,
+  type LoggingLevel,
   type Prompt,
   type PromptArgument,
   type PromptMessage,

@@ -16,6 +16,7 @@ import type { EraCache } from './era-cache.js';
 import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
 import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
 import { eraHandshake } from './modern-handshake.js';
+import { LOG_LEVEL_META_KEY } from './request-meta.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
@@ -35,6 +36,8 @@ import {
   type GetPromptResult,
   type Implementation,
   type JsonObject,
+  LOGGING_LEVELS,
+  type LoggingLevel,
   type ListPromptsResult,
   type ListResourceTemplatesResult,
   type ListResourcesResult,
@@ -116,8 +119,19 @@ export interface McpClientOptions {
   onSessionRenewed?: (profile: ServerProfile) => void;
   /** Every notifications/progress, with its token (per-request callbacks are in RequestOptions). */
   onProgress?: (token: string | number, update: ProgressUpdate) => void;
-  /** notifications/message (server logging). */
+  /** notifications/message (server logging). In the modern era installing it asks for them (see logLevel). */
   onLog?: (params: JsonObject) => void;
+  /**
+   * The least severe level the server should send notifications/message at
+   * (both eras; setLoggingLevel() changes it later). Legacy: `logging/setLevel`
+   * after the handshake (and after a renewal), when the server declares
+   * `logging`. Modern (2026-07-28): `io.modelcontextprotocol/logLevel` in every
+   * request's `_meta`, since a modern server sends a request's log messages
+   * only when that request asks; `logging/setLevel` is never sent. Default:
+   * none; but in the modern era an installed onLog asks for 'debug', which is
+   * what a 2025 server sends before anyone sets a level.
+   */
+  logLevel?: LoggingLevel;
   /**
    * notifications/{tools,resources,prompts}/list_changed. In the modern era
    * (#17 item 4) installing it makes connect() open a subscriptions/listen
@@ -202,6 +216,8 @@ export class McpClient {
   private readonly headerParams = new Map<string, readonly HeaderParam[]>();
   /** #17 item 4: the modern era's subscriptions/listen request, while one is open. */
   private listen: ListenStream | undefined;
+  /** The log level the caller set (logLevel, setLoggingLevel()): what a legacy handshake sends with logging/setLevel. */
+  private logLevel: LoggingLevel | undefined;
 
   constructor(
     transport: Transport,
@@ -233,6 +249,11 @@ export class McpClient {
       requestMeta: options.requestMeta,
       traceMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
     });
+    if (options.logLevel !== undefined) checkLevel(options.logLevel);
+    this.logLevel = options.logLevel;
+    // Joins the modern envelope only: a legacy connection never carries it.
+    const modernLevel = options.logLevel ?? (options.onLog ? 'debug' : undefined);
+    if (modernLevel) this.connection.setEnvelopeEntries({ [LOG_LEVEL_META_KEY]: modernLevel });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
     if (sampling) this.connection.setRequestHandler('sampling/createMessage', sampling);
@@ -305,7 +326,7 @@ export class McpClient {
     this.connectTimeoutMs = options.timeoutMs;
     try {
       await this.connection.open();
-      this.firstHandshake = this.runHandshake(options.signal);
+      this.firstHandshake = this.runHandshake(options.signal).then((profile) => this.afterHandshake(profile, options.signal));
       this.known = await this.firstHandshake;
       // Decided once (#17): a renewal speaks the era the first handshake found, it does not probe again.
       if (!this.options.handshake && this.known.era !== 'modern') this.handshake = this.options.protocolEra === undefined || typeof this.options.protocolEra === 'string' ? initializeHandshake : legacyHandshake(this.known.protocolVersion);
@@ -352,7 +373,7 @@ export class McpClient {
       );
       if (!connected) return;
     }
-    this.known = await this.runHandshake();
+    this.known = await this.afterHandshake(await this.runHandshake());
     this.transport.handshakeComplete?.();
     try {
       this.options.onSessionRenewed?.(this.known);
@@ -360,6 +381,33 @@ export class McpClient {
       // A host hook that throws is reported, like every other hook; it must not end the connection.
       this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'onSessionRenewed', error });
     }
+  }
+
+  /** Legacy: the caller's log level, sent once the server is initialized (a modern one reads it from each request's _meta). */
+  private async afterHandshake(profile: ServerProfile, signal?: AbortSignal): Promise<ServerProfile> {
+    if (this.logLevel !== undefined && profile.era !== 'modern' && profile.capabilities.logging) {
+      const timeoutMs = this.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+      await this.connection.handshakeChannel().request('logging/setLevel', { level: this.logLevel }, signal ? { timeoutMs, signal } : { timeoutMs });
+    }
+    return profile;
+  }
+
+  /**
+   * Asks for the server's log messages at `level` and above (both eras).
+   * Legacy: sends `logging/setLevel` (remembered for a renewed session).
+   * Modern: sends nothing; every request from now on carries the level in
+   * `_meta` (2026-07-28 has no logging/setLevel).
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    checkLevel(level);
+    if (!this.usable()) throw this.notReady('logging/setLevel');
+    if (this.known?.era === 'modern') {
+      this.logLevel = level;
+      this.connection.setEnvelopeEntries({ [LOG_LEVEL_META_KEY]: level });
+      return;
+    }
+    await this.connection.request('logging/setLevel', { level }, options);
+    this.logLevel = level;
   }
 
   private capabilities(): JsonObject {
@@ -473,6 +521,8 @@ export class McpClient {
    */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<unknown> {
     if (!this.usable()) return Promise.reject(this.notReady(method));
+    // 2026-07-28 has no logging/setLevel: the level rides in each request's _meta instead (setLoggingLevel).
+    if (method === 'logging/setLevel' && this.known?.era === 'modern') return this.setLoggingLevel(params?.level as LoggingLevel).then(() => ({}));
     return this.connection.request(method, params, options);
   }
 
@@ -595,4 +645,8 @@ export class McpClient {
     for (const watcher of this.notificationWatchers) watcher(n);
     o.onNotification?.(n);
   }
+}
+
+function checkLevel(level: unknown): void {
+  if (!(LOGGING_LEVELS as readonly unknown[]).includes(level)) throw new TypeError(`logLevel: ${JSON.stringify(level)} is not a log level (${LOGGING_LEVELS.join(', ')})`);
 }
