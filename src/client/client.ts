@@ -5,7 +5,7 @@
 // tool-source layer above. One client is one connection: a supervisor that
 // restarts a server builds a new client (see connect()).
 
-import { ClosedError, ProtocolError } from '../errors.js';
+import { ClosedError, ProtocolError, RpcError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
 import type { JsonRpcNotification } from '../jsonrpc/message.js';
 import { tapTransport, type WireEntry } from '../transport/tap.js';
@@ -17,6 +17,7 @@ import { initializeHandshake, legacyHandshake, type Handshake } from './handshak
 import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
 import { eraHandshake } from './modern-handshake.js';
 import { LOG_LEVEL_META_KEY } from './request-meta.js';
+import { CACHED_LISTS, ListCache } from './list-cache.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
@@ -194,6 +195,15 @@ export interface McpClientOptions {
 }
 
 
+/**
+ * A list method's options: a request's, and `refresh`: ask the server even
+ * while a cached answer is fresh (the answer replaces it). See the list
+ * caching in McpClient.listTools.
+ */
+export interface ListOptions extends RequestOptions {
+  refresh?: boolean;
+}
+
 /** Per-connect() settings: the handshake's timeout (default `connectTimeoutMs`) and a signal that abandons it. */
 export interface ConnectOptions {
   timeoutMs?: number;
@@ -216,6 +226,8 @@ export class McpClient {
   private readonly headerParams = new Map<string, readonly HeaderParam[]>();
   /** #17 item 4: the modern era's subscriptions/listen request, while one is open. */
   private listen: ListenStream | undefined;
+  /** Pages of tools/list, resources/list, resources/templates/list and prompts/list the server said may be reused (ttlMs). */
+  private readonly listCache = new ListCache();
   /** The log level the caller set (logLevel, setLoggingLevel()): what a legacy handshake sends with logging/setLevel. */
   private logLevel: LoggingLevel | undefined;
 
@@ -374,6 +386,7 @@ export class McpClient {
       if (!connected) return;
     }
     this.known = await this.afterHandshake(await this.runHandshake());
+    this.listCache.clear();
     this.transport.handshakeComplete?.();
     try {
       this.options.onSessionRenewed?.(this.known);
@@ -419,7 +432,13 @@ export class McpClient {
     return capabilities;
   }
 
-  listTools(options?: RequestOptions): Promise<ListToolsResult> {
+  /**
+   * Every tool, all pages. Like every list method, a page the server sent
+   * with a positive `ttlMs` (2026-07-28 caching) is answered from memory
+   * until that many ms have passed, unless `options.refresh`; the list's
+   * list_changed notification (and a renewed session) makes it stale at once.
+   */
+  listTools(options?: ListOptions): Promise<ListToolsResult> {
     const listed = (this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>).then((result) => {
       this.toolTaskSupport.clear();
       for (const tool of result.tools) this.toolTaskSupport.set(tool.name, taskSupportOf(tool));
@@ -451,7 +470,14 @@ export class McpClient {
       handlerFor: (inputMethod) => this.connection.requestHandler(inputMethod),
       maxRounds: this.options.maxInputRounds,
       signal: options?.signal,
-    }).then((value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)));
+    }).then(
+      (value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)),
+      (error: unknown) => {
+        // Caching: "MAY re-fetch before the TTL expires" on an error that says the tool is not what the list said.
+        if (error instanceof RpcError && error.rpcCode === -32602) this.listCache.invalidate('tools');
+        throw error;
+      },
+    );
   }
 
   /** What a task run needs of this client: requests, notifications, the result check, the server-request handlers. */
@@ -494,11 +520,11 @@ export class McpClient {
     return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
-  listResources(options?: RequestOptions): Promise<ListResourcesResult> {
+  listResources(options?: ListOptions): Promise<ListResourcesResult> {
     return this.listAll('resources/list', 'resources', checkListResources, options) as Promise<ListResourcesResult>;
   }
 
-  listResourceTemplates(options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+  listResourceTemplates(options?: ListOptions): Promise<ListResourceTemplatesResult> {
     return this.listAll('resources/templates/list', 'resourceTemplates', checkListResourceTemplates, options) as Promise<ListResourceTemplatesResult>;
   }
 
@@ -506,7 +532,7 @@ export class McpClient {
     return this.call('resources/read', { uri }, checkReadResource, options) as Promise<ReadResourceResult>;
   }
 
-  listPrompts(options?: RequestOptions): Promise<ListPromptsResult> {
+  listPrompts(options?: ListOptions): Promise<ListPromptsResult> {
     return this.listAll('prompts/list', 'prompts', checkListPrompts, options) as Promise<ListPromptsResult>;
   }
 
@@ -570,8 +596,28 @@ export class McpClient {
     return this.connection.request(method, params, options).then((value) => this.checked(method, value, check));
   }
 
-  /** Follows nextCursor to the end; the result is the first page with the list holding every page's items. */
-  private async listAll(method: string, key: string, check: ResultCheck, options?: RequestOptions): Promise<JsonObject> {
+  /**
+   * Follows nextCursor to the end; the result is the first page with the
+   * list holding every page's items. Fresh cached pages are used as they are
+   * (each page keeps its own clock); a cursor from a cached page that the
+   * server refuses drops the cached pages and lists again from the start.
+   */
+  private async listAll(method: string, key: string, check: ResultCheck, options?: ListOptions): Promise<JsonObject> {
+    if (!this.usable()) throw this.notReady(method);
+    const kind = CACHED_LISTS[method]!;
+    for (let attempt = 0; ; attempt++) {
+      const generation = this.listCache.generation(kind);
+      const cached = { used: false };
+      try {
+        return await this.listPages(method, key, check, options, generation, cached);
+      } catch (error) {
+        if (attempt > 0 || !cached.used || !(error instanceof RpcError)) throw error;
+        this.listCache.dropMethod(method);
+      }
+    }
+  }
+
+  private async listPages(method: string, key: string, check: ResultCheck, options: ListOptions | undefined, generation: number, cached: { used: boolean }): Promise<JsonObject> {
     const maxPages = this.options.maxPages ?? DEFAULT_MAX_PAGES;
     const seen = new Set<string>();
     let first: JsonObject | undefined;
@@ -581,7 +627,12 @@ export class McpClient {
       if (page >= maxPages) {
         throw new ProtocolError({ server: this.server, method }, `the server kept returning nextCursor after ${maxPages} pages; stopped (raise maxPages if this is real)`);
       }
-      const result = await this.call(method, cursor === undefined ? {} : { cursor }, check, options);
+      let result = options?.refresh ? undefined : this.listCache.fresh(method, cursor);
+      if (result) cached.used = true;
+      else {
+        result = await this.call(method, cursor === undefined ? {} : { cursor }, check, options);
+        this.listCache.store(method, cursor, result, generation);
+      }
       first ??= result;
       for (const item of result[key] as unknown[]) items.push(item);
       const next = result.nextCursor;
@@ -629,13 +680,17 @@ export class McpClient {
       case 'notifications/message':
         o.onLog?.(params);
         break;
+      // The cached list is stale before anyone hears of the change: a re-list from the hook asks the server.
       case 'notifications/tools/list_changed':
+        this.listCache.invalidate('tools');
         o.onListChanged?.('tools');
         break;
       case 'notifications/resources/list_changed':
+        this.listCache.invalidate('resources');
         o.onListChanged?.('resources');
         break;
       case 'notifications/prompts/list_changed':
+        this.listCache.invalidate('prompts');
         o.onListChanged?.('prompts');
         break;
       case 'notifications/subscriptions/acknowledged': // #17 item 4
