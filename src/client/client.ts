@@ -16,10 +16,10 @@ import type { EraCache } from './era-cache.js';
 import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
 import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
 import { eraHandshake } from './modern-handshake.js';
-import { LOG_LEVEL_META_KEY } from './request-meta.js';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from './request-meta.js';
 import { CACHED_LISTS, ListCache } from './list-cache.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
-import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
+import { callToolAsTask, followCreatedTask, followsTasks, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, withTasksExtension, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
 import { INPUT_REQUIRED_METHODS, runInputRounds } from './input-required.js';
 import { ListenStream, listenFilterFor } from './listen.js';
@@ -228,6 +228,8 @@ export class McpClient {
   private listen: ListenStream | undefined;
   /** Pages of tools/list, resources/list, resources/templates/list and prompts/list the server said may be reused (ttlMs). */
   private readonly listCache = new ListCache();
+  /** Modern: the capabilities a request carries when its caller follows tasks (the tasks extension declared); built once. */
+  private tasksMeta: Record<string, unknown> | undefined;
   /** The log level the caller set (logLevel, setLoggingLevel()): what a legacy handshake sends with logging/setLevel. */
   private logLevel: LoggingLevel | undefined;
 
@@ -461,6 +463,8 @@ export class McpClient {
     const capabilities = this.known?.capabilities as JsonObject | undefined;
     const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
     if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
+    // 2026 tasks extension (SEP-2663): callTool follows a task answer, so it declares the extension (the caller's own _meta wins).
+    if (this.known?.era === 'modern' && followsTasks(options?.task)) options = { ...options, meta: { ...this.withTasks(), ...options?.meta } };
     // #17 item 3 (MRTR): input_required rounds answered and retried first; what ends them is a result or a task.
     const params: JsonObject = { name, arguments: args };
     return runInputRounds({
@@ -480,13 +484,20 @@ export class McpClient {
     );
   }
 
+  /** The `_meta` entry that declares the tasks extension beside the client's capabilities (modern requests only). */
+  private withTasks(): Record<string, unknown> {
+    return (this.tasksMeta ??= { [CLIENT_CAPABILITIES_META_KEY]: withTasksExtension(this.capabilities()) });
+  }
+
   /** What a task run needs of this client: requests, notifications, the result check, the server-request handlers. */
   private taskChannel(): TaskChannel {
     const { sampling, elicitation, roots } = this.options.handlers ?? {};
     const handlers: Record<string, RequestHandler | undefined> = { ...this.options.requestHandlers, 'sampling/createMessage': sampling, 'elicitation/create': elicitation, 'roots/list': roots };
+    // A modern task's own tasks/get, tasks/update and tasks/cancel declare the extension too (the server MUST refuse them otherwise).
+    const modern = this.known?.era === 'modern';
     return {
       server: this.server,
-      request: (method, params, options) => this.connection.request(method, params, options),
+      request: (method, params, options) => this.connection.request(method, params, modern ? { ...options, meta: { ...this.withTasks(), ...options.meta } } : options),
       watch: (listener) => {
         this.notificationWatchers.add(listener);
         return () => this.notificationWatchers.delete(listener);
