@@ -5,6 +5,7 @@
 
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
+import type { CallToolOptions } from '../client/tasks.js';
 import type { ServerParams } from '../client/connect.js';
 import { ConfigError, TimeoutError, type UnknownToolError } from '../errors.js';
 import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
@@ -115,6 +116,10 @@ export interface ToolCallOptions {
   agent?: string | AgentToolRules;
   /** Overrides the server's timeout for this call. */
   timeoutMs?: number;
+  /** How a call answered with a task is followed: its status reports (onStatus), its whole wait (see McpClient.callTool). */
+  task?: CallToolOptions['task'];
+  /** Each notifications/progress of this call (asks the server for them with a progress token). */
+  onProgress?: CallToolOptions['onProgress'];
   /**
    * Runs the call inside `within`, at the call's turn: with serializeCalls,
    * after the calls before it on the same server have settled. A host that
