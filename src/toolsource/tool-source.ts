@@ -6,6 +6,7 @@
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import type { CallToolOptions } from '../client/tasks.js';
+import type { ConnectedEra } from '../client/era.js';
 import type { ServerParams } from '../client/connect.js';
 import { ConfigError, TimeoutError, type UnknownToolError } from '../errors.js';
 import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
@@ -91,8 +92,14 @@ export interface ToolCallEvent {
   bytes: number;
   truncated: boolean;
   error: Error | undefined;
-  /** The protocol version of the connection the call went over. */
-  era: string | undefined;
+  /**
+   * The protocol era of the connection the call went over (#17): 'legacy'
+   * (a 2025 revision, `initialize`) or 'modern' (2026-07-28); undefined for
+   * a call that never reached a connection (its server was not ready).
+   */
+  era: ConnectedEra | undefined;
+  /** The protocol version that connection agreed on ('2025-11-25', '2026-07-28', …); undefined with era. */
+  protocolVersion: string | undefined;
 }
 
 /** What reload() did, by server key. */
@@ -317,11 +324,13 @@ export class ToolSource {
     const tool = definition.mcp_tool_name;
     const cap = this.current.resultCapBytes;
     const started = performance.now();
-    let era: string | undefined;
+    let era: ConnectedEra | undefined;
+    let protocolVersion: string | undefined;
     // The client's default timeout is already this server's (see supervise()); the caller's own overrides it.
     const { within, agent: _agent, ...callOptions } = options;
     const call = (client: McpClient) => {
-      era = client.profile?.protocolVersion;
+      era = client.era;
+      protocolVersion = client.protocolVersion;
       return client.callTool(tool, args, callOptions);
     };
     const job = within ? (client: McpClient) => within(() => call(client)) : call;
@@ -330,14 +339,14 @@ export class ToolSource {
         const capped = capResult(result, cap);
         const ms = performance.now() - started;
         supervisor.recordCall(ms, capped.sizeBytes, capped.truncated, false);
-        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era });
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era, protocolVersion });
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
       },
       (error: unknown) => {
         const scrubbed = scrubError(error, supervisor.secrets());
         const ms = performance.now() - started;
         supervisor.recordCall(ms, 0, false, scrubbed instanceof TimeoutError);
-        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era });
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era, protocolVersion });
         throw scrubbed;
       },
     );
