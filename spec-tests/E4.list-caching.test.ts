@@ -118,3 +118,33 @@ describe('list caching under the tool source', () => {
     assert.ok(source.registered().some((tool) => tool.name === 'mcp.v2.late'));
   });
 });
+
+describe('the tool source and a tool list with a TTL and no re-discovery on list_changed', () => {
+  async function source(t: TestContext, ttlMs: number) {
+    const [command, ...args] = v2StdioCommand('modern');
+    const server = fixtureServer('v2', {}, {});
+    server.params = { transport: 'stdio', command, args, cwd: V2_CWD, env: { V2_CACHE_TTL_MS: String(ttlMs) }, server: 'v2', protocolEra: 'modern' } as typeof server.params;
+    const sent: Message[] = [];
+    // rediscover: false — only the TTL can make the tool source list again.
+    const opened = await openForTest(t, { config: configOf([server]), start: 'startup', rediscover: false, client: { onWire: (entry) => entry.direction === 'send' && sent.push(entry.message as Message) } });
+    return { source: opened, sent };
+  }
+  const names = async (s: Awaited<ReturnType<typeof source>>['source']) => (await s.tools()).map((tool) => tool.name);
+
+  test('past the ttlMs, tools() lists the server again and offers the tool added meanwhile', async (t) => {
+    const { source: s, sent } = await source(t, 300);
+    await s.call('mcp.v2.add-tool', { name: 'after-ttl' });
+    await sleep(700);
+    assert.ok((await names(s)).includes('mcp.v2.after-ttl'));
+    assert.equal(count(sent, 'tools/list'), 2);
+    // Calling the new tool by name works too (and needs no listing of its own).
+    assert.equal(firstText((await s.call('mcp.v2.after-ttl', { text: 'x' })).result), 'x');
+  });
+
+  test('inside the ttlMs, tools() asks nothing: the list is what the server said may be kept', async (t) => {
+    const { source: s, sent } = await source(t, 60_000);
+    await s.call('mcp.v2.add-tool', { name: 'inside-ttl' });
+    assert.ok(!(await names(s)).includes('mcp.v2.inside-ttl'));
+    assert.equal(count(sent, 'tools/list'), 1);
+  });
+});

@@ -51,7 +51,11 @@ export interface ToolSourceOptions {
    * advertised (ADR-0043 §5); a host that opts in supplies them here.
    */
   serverHandlers?: (key: string) => McpClientOptions['handlers'] | undefined;
-  /** Re-run discovery when a server sends tools/list_changed (R7). Default true. */
+  /**
+   * Re-run discovery when a server sends tools/list_changed (R7). Default
+   * true. Either way a server whose tools/list gave a ttlMs (2026-07-28
+   * caching) is listed again when tools() is asked after it ran out.
+   */
   rediscover?: boolean;
   /**
    * The deadline for one server's start (spawn or connect, initialize,
@@ -254,6 +258,11 @@ export class ToolSource {
     await Promise.allSettled(pending.map((s) => s.ready()));
   }
 
+  /** Lists again the tools of each ready server whose list's ttlMs ran out (2026-07-28 caching); never rejects. */
+  private async refreshStale(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((s) => s.refreshTools()));
+  }
+
   /**
    * The registered tools (R1, R2), discovering servers first where needed;
    * for an agent, only those its `tools:` block enables (R3).
@@ -261,7 +270,7 @@ export class ToolSource {
   async tools(query: ToolQuery = {}): Promise<ListedTool[]> {
     // Checked first: a mistyped agent name fails before anything starts.
     const rules = query.agent === undefined ? undefined : typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
-    if (query.discover !== false) await withDeadline(this.discover(), query.deadlineMs);
+    if (query.discover !== false) await withDeadline(this.discover().then(() => this.refreshStale()), query.deadlineMs);
     const all: ListedTool[] = this.registry.list();
     if (this.options.unavailableTools === 'mark') all.push(...this.withdrawn().map((d): ListedTool => ({ ...d, available: false })));
     return rules === undefined ? all : all.filter((definition) => enabledForAgent(definition, rules));
@@ -510,6 +519,8 @@ export class ToolSource {
     try {
       if (supervisor) await supervisor.ready();
       else await this.discover();
+      // A name the registry lacks may be a tool added since a list whose ttlMs has run out.
+      await (supervisor ? supervisor.refreshTools() : this.refreshStale());
     } catch (error) {
       throw scrubError(error, supervisor?.secrets() ?? this.current.secrets);
     }
