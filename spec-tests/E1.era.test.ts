@@ -75,7 +75,8 @@ describe('M1 era over stdio', () => {
     for (const m of rest.filter((m) => 'id' in m)) {
       const meta = metaOf(m)!;
       assert.equal(meta[META], '2026-07-28', `${String(m.method)} carries the protocol version`);
-      assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], {}, 'no handler, no capability');
+      // No handler, no capability; callTool declares the tasks extension (SEP-2663), since it follows a task answer.
+      assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], m.method === 'tools/call' ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}, String(m.method));
       assert.equal((meta['io.modelcontextprotocol/clientInfo'] as { name: string }).name, 'mcpwire');
     }
     assert.deepEqual(seen.eras.map((d) => [d.era, d.how]), [['modern', 'probed']]);

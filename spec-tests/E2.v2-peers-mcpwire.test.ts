@@ -86,7 +86,7 @@ async function usesEverything(connected: Connected, era: V2Era, transport: V2Tra
 
   const { tools } = await client.listTools();
   // slow-task: the fixture's hand-served task tool, on 2025-era connections only (the SDK has no task runtime).
-  const names = ['add', 'add-tool', 'ask', 'count', 'echo', ...(version === LEGACY_VERSION ? ['slow-task'] : [])];
+  const names = ['add', 'add-tool', 'ask', 'count', 'echo', 'log', ...(version === LEGACY_VERSION ? ['slow-task'] : [])];
   assert.deepEqual(tools.map((tool) => tool.name).sort(), names);
   assert.deepEqual((tools.find((tool) => tool.name === 'add')?.outputSchema as { properties?: unknown } | undefined)?.properties, { sum: { type: 'number' } });
 

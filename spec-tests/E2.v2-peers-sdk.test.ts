@@ -76,7 +76,7 @@ for (const { era, transport, mode, version } of cases) {
 
       const { tools } = await client.listTools();
       // slow-task: the fixture's hand-served task tool, on 2025-era connections only (the SDK has no task runtime).
-      const names = ['add', 'add-tool', 'ask', 'count', 'echo', ...(version === LEGACY_VERSION ? ['slow-task'] : [])];
+      const names = ['add', 'add-tool', 'ask', 'count', 'echo', 'log', ...(version === LEGACY_VERSION ? ['slow-task'] : [])];
       assert.deepEqual(tools.map((tool) => tool.name).sort(), names);
       if (version === LEGACY_VERSION) assert.deepEqual(tools.find((tool) => tool.name === 'slow-task')?.execution, { taskSupport: 'required' });
       assert.deepEqual(tools.find((tool) => tool.name === 'add')?.outputSchema?.properties, { sum: { type: 'number' } });

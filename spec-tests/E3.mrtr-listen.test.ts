@@ -13,6 +13,7 @@ import { createMemoryEraCache } from '../src/client/era-cache.js';
 import { MissingClientCapabilityError } from '../src/errors.js';
 import type { WireEntry } from '../src/transport/tap.js';
 import type { ToolsChange } from '../src/toolsource/registry.js';
+import type { ToolCallEvent } from '../src/toolsource/tool-source.js';
 import { configOf, fixtureServer, openForTest } from './helpers/toolsource.js';
 import { startV2Http, v2StdioCommand, V2_CWD, type V2Transport } from './helpers/v2-peers.js';
 
@@ -140,7 +141,8 @@ describe('#17 item 4: the tool source re-discovers through listen over a modern 
   test('add-tool on a modern SDK v2 server over stdio: tools-changed lists the new tool', async (t) => {
     const server = fixtureServer('v2', {}, {});
     server.params = { transport: 'stdio', command: v2StdioCommand('modern'), cwd: V2_CWD, server: 'v2', protocolEra: 'modern' } as typeof server.params;
-    const source = await openForTest(t, { config: configOf([server]), start: 'startup' });
+    const calls: ToolCallEvent[] = [];
+    const source = await openForTest(t, { config: configOf([server]), start: 'startup', onCall: (event) => calls.push(event) });
     // #17 item 1: status() says which era each server speaks.
     assert.deepEqual([source.status()[0]!.era, source.status()[0]!.protocolVersion], ['modern', '2026-07-28']);
     const changed = new Promise<ToolsChange>((resolve) => {
@@ -156,6 +158,8 @@ describe('#17 item 4: the tool source re-discovers through listen over a modern 
     await source.call(addTool.name, { name: 'late' });
     const change = await changed;
     assert.ok(change.added.includes('mcp.v2.late'), JSON.stringify(change));
+    // onCall says the era and the protocol version apart.
+    assert.deepEqual(calls.map((c) => [c.era, c.protocolVersion]), [['modern', '2026-07-28']]);
   });
 });
 

@@ -212,7 +212,8 @@ describe('host authors: a daemon host and a Kestrel host written from the README
     assert.equal(counts.byServer.everything.status.timeouts, 1);
     assert.equal(counts.byServer.everything.status.errors, 1);
     assert.equal(counts.byServer.files.status.truncated, 1);
-    assert.deepEqual(counts.eras, ['2025-11-25']);
+    assert.deepEqual(counts.eras, ['legacy']);
+    assert.deepEqual(counts.protocolVersions, ['2025-11-25']);
 
     const disabled = stepOf(host, 'disable');
     assert.equal(disabled.state, 'disabled');

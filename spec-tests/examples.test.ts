@@ -23,7 +23,7 @@ test('examples/kaged-host: an agent turn by alias, one result cut at the example
   assert.match(out.stdout, /^ {2}docs +disabled/m);
   // #16 items 11, 13: dispatch through the agent's view refuses what it was not given; onCall and stats count the rest.
   assert.match(out.stdout, /^refused: \w+: .*mcp_everything_get-sum.*primary was not given it/m);
-  assert.match(out.stdout, /^ {2}mcp\.files\.read_text_file ok \d+ B over \d{4}-\d\d-\d\d$/m);
+  assert.match(out.stdout, /^ {2}mcp\.files\.read_text_file ok \d+ B over \d{4}-\d\d-\d\d \((legacy|modern)\)$/m);
   assert.match(out.stdout, /^ {2}files +ready +tools \d+, calls 1, errors 0, \d+ B, 1 truncated$/m);
 });
 

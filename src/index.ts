@@ -20,12 +20,13 @@ export {
   type RequestHandler,
   type RequestOptions,
 } from './client/connection.js';
-export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ConnectOptions, type ListChangedKind, type McpClientOptions } from './client/client.js';
+export { McpClient, DEFAULT_CONNECT_TIMEOUT_MS, type ClientState, type ConnectOptions, type ListChangedKind, type ListOptions, type McpClientOptions } from './client/client.js';
 export { initializeHandshake, type Handshake, type HandshakeRequest } from './client/handshake.js';
 export { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TIMEOUT_MS, TASKS_EXTENSION, type CallToolOptions, type TaskOptions, type TaskState, type TaskStatus, type TaskSupport } from './client/tasks.js';
 export { checkTraceContext, TRACE_CONTEXT_KEYS, type TraceContext, type TraceContextHook, type TraceContextKey, type TraceContextProblem } from './client/trace-context.js';
 export {
   LATEST_PROTOCOL_VERSION,
+  LOGGING_LEVELS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Annotations,
   type AudioContent,
@@ -42,6 +43,7 @@ export {
   type ListResourceTemplatesResult,
   type ListResourcesResult,
   type ListToolsResult,
+  type LoggingLevel,
   type Prompt,
   type PromptArgument,
   type PromptMessage,

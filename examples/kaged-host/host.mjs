@@ -17,7 +17,7 @@ const calls = [];
 const source = await openToolSource({
   project: path.join(here, 'kaged.yaml'),
   startupTimeoutMs: 20_000,
-  onCall: (e) => calls.push(`${e.name} ${e.error ? e.error.name : 'ok'} ${e.bytes} B over ${e.era}`),
+  onCall: (e) => calls.push(`${e.name} ${e.error ? e.error.name : 'ok'} ${e.bytes} B over ${e.protocolVersion} (${e.era})`),
 });
 try {
   source.on('server-state', (s) => console.error(`  [${s.key}] ${s.state}${s.reason ? ` (${s.reason})` : ''}`));

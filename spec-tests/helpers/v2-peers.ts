@@ -53,9 +53,9 @@ export interface V2HttpPeer {
   stop: () => Promise<void>;
 }
 
-/** Starts the HTTP server in `era` on 127.0.0.1 (port from the OS) and waits for its URL line. */
-export async function startV2Http(t: Cleanup, era: V2Era): Promise<V2HttpPeer> {
-  const child = spawn(process.execPath, [V2_SERVER, '--transport', 'http', '--era', era], { cwd: V2_CWD, stdio: ['pipe', 'pipe', 'pipe'] });
+/** Starts the HTTP server in `era` on 127.0.0.1 (port from the OS), `env` added to its environment, and waits for its URL line. */
+export async function startV2Http(t: Cleanup, era: V2Era, env: Record<string, string> = {}): Promise<V2HttpPeer> {
+  const child = spawn(process.execPath, [V2_SERVER, '--transport', 'http', '--era', era], { cwd: V2_CWD, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => (stderr += chunk));

@@ -231,7 +231,7 @@ try {
         status: s && { calls: s.calls, errors: s.errors, bytes: s.stats.bytes, truncated: s.stats.truncated, timeouts: s.stats.timeouts, totalMs: s.stats.totalMs, maxMs: s.stats.maxMs },
       };
     }
-    return { byServer, eras: [...new Set(calls.map((c) => c.era))] };
+    return { byServer, eras: [...new Set(calls.map((c) => c.era))], protocolVersions: [...new Set(calls.map((c) => c.protocolVersion))] };
   });
 
   await step('disable', async () => {

@@ -25,6 +25,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   era: { type: 'string' },
   verbose: { type: 'boolean', short: 'v', default: false },
+  progress: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -58,6 +59,7 @@ export function parseCommandLine(command: string, args: string[]): CommandLine {
     process.stdout.write(commandHelp(command));
     throw new HelpShown();
   }
+  if (parsed.values.progress && command !== 'call') throw new UsageError(`--progress is an option of mcpwire call, not of mcpwire ${command}`);
   if (split !== -1 && serverCommand.length === 0) throw new UsageError('nothing after --: give the server\'s command, e.g. mcpwire tools -- npx -y @modelcontextprotocol/server-everything');
   return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout), protocolEra: eraOption(parsed.values.era) };
 }

@@ -7,9 +7,12 @@
 const SHOW_AFTER_MS = 1_000;
 const REFRESH_MS = 100;
 
+/** Ends a status line (erasing it if it was shown); `set` changes what it says from the next redraw on. */
+export type StatusLine = (() => void) & { set(what: string): void };
+
 /** Starts a status line for `what`; the returned function ends it (erasing it if it was shown). */
-export function statusLine(what: string): () => void {
-  if (!process.stderr.isTTY) return () => {};
+export function statusLine(what: string): StatusLine {
+  if (!process.stderr.isTTY) return Object.assign(() => {}, { set: () => {} });
   const began = Date.now();
   let shown = false;
   const draw = () => {
@@ -23,9 +26,14 @@ export function statusLine(what: string): () => void {
     interval.unref();
   }, SHOW_AFTER_MS);
   delay.unref();
-  return () => {
+  const end = () => {
     clearTimeout(delay);
     if (interval) clearInterval(interval);
     if (shown) process.stderr.write('\r\x1b[2K');
   };
+  return Object.assign(end, {
+    set: (next: string) => {
+      what = next;
+    },
+  });
 }

@@ -103,7 +103,7 @@ Example:
   echo-server (2 tools; call as mcp.echo-server.<tool> or by the tool's own name)
     echo(message: string)        Echoes back the message it is given.
     add(a: number, b: number)    Adds two numbers.`,
-  call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json]
+  call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json] [--progress]
 mcpwire call SERVER TOOL [ARGS] ...
   TOOL is the tool's own name (when only one server has it), mcp.<key>.<tool>, or its alias.
   ARGS:  k=v or k:v pairs, each value read as the tool's input schema types it (number, integer,
@@ -111,6 +111,10 @@ mcpwire call SERVER TOOL [ARGS] ...
          or one JSON object; or - to read a JSON object from stdin.
   Prints the result's content (text as is, other content described); the structuredContent only when
   there is no content, or with --verbose. --json: {"name", "truncated", "result"}.
+  A call the server runs as a task shows its status (and status message) in the status line on a
+  terminal. --progress: instead, one JSON line on stderr per change, {"event": "task", "taskId",
+  "status", "statusMessage"?}, and per progress report, {"event": "progress", "progress", "total"?,
+  "message"?} (the call asks for progress reports).
   Exit 0; 1 when the tool reported an error (isError); 2 for arguments the schema refuses; 3 for an
   unknown tool (with the nearest names); 4-7 as in the table.
 Examples:

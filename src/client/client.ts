@@ -5,7 +5,7 @@
 // tool-source layer above. One client is one connection: a supervisor that
 // restarts a server builds a new client (see connect()).
 
-import { ClosedError, ProtocolError } from '../errors.js';
+import { ClosedError, ProtocolError, RpcError } from '../errors.js';
 import type { DiagnosticHook } from '../diagnostics.js';
 import type { JsonRpcNotification } from '../jsonrpc/message.js';
 import { tapTransport, type WireEntry } from '../transport/tap.js';
@@ -16,8 +16,10 @@ import type { EraCache } from './era-cache.js';
 import { initializeHandshake, legacyHandshake, type Handshake } from './handshake.js';
 import { headerParamsOf, paramHeaders, type HeaderParam } from './header-params.js';
 import { eraHandshake } from './modern-handshake.js';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from './request-meta.js';
+import { CACHED_LISTS, ListCache } from './list-cache.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
-import { callToolAsTask, followCreatedTask, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
+import { callToolAsTask, followCreatedTask, followsTasks, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, withTasksExtension, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
 import { INPUT_REQUIRED_METHODS, runInputRounds } from './input-required.js';
 import { ListenStream, listenFilterFor } from './listen.js';
@@ -35,6 +37,8 @@ import {
   type GetPromptResult,
   type Implementation,
   type JsonObject,
+  LOGGING_LEVELS,
+  type LoggingLevel,
   type ListPromptsResult,
   type ListResourceTemplatesResult,
   type ListResourcesResult,
@@ -116,8 +120,19 @@ export interface McpClientOptions {
   onSessionRenewed?: (profile: ServerProfile) => void;
   /** Every notifications/progress, with its token (per-request callbacks are in RequestOptions). */
   onProgress?: (token: string | number, update: ProgressUpdate) => void;
-  /** notifications/message (server logging). */
+  /** notifications/message (server logging). In the modern era installing it asks for them (see logLevel). */
   onLog?: (params: JsonObject) => void;
+  /**
+   * The least severe level the server should send notifications/message at
+   * (both eras; setLoggingLevel() changes it later). Legacy: `logging/setLevel`
+   * after the handshake (and after a renewal), when the server declares
+   * `logging`. Modern (2026-07-28): `io.modelcontextprotocol/logLevel` in every
+   * request's `_meta`, since a modern server sends a request's log messages
+   * only when that request asks; `logging/setLevel` is never sent. Default:
+   * none; but in the modern era an installed onLog asks for 'debug', which is
+   * what a 2025 server sends before anyone sets a level.
+   */
+  logLevel?: LoggingLevel;
   /**
    * notifications/{tools,resources,prompts}/list_changed. In the modern era
    * (#17 item 4) installing it makes connect() open a subscriptions/listen
@@ -180,6 +195,15 @@ export interface McpClientOptions {
 }
 
 
+/**
+ * A list method's options: a request's, and `refresh`: ask the server even
+ * while a cached answer is fresh (the answer replaces it). See the list
+ * caching in McpClient.listTools.
+ */
+export interface ListOptions extends RequestOptions {
+  refresh?: boolean;
+}
+
 /** Per-connect() settings: the handshake's timeout (default `connectTimeoutMs`) and a signal that abandons it. */
 export interface ConnectOptions {
   timeoutMs?: number;
@@ -202,6 +226,12 @@ export class McpClient {
   private readonly headerParams = new Map<string, readonly HeaderParam[]>();
   /** #17 item 4: the modern era's subscriptions/listen request, while one is open. */
   private listen: ListenStream | undefined;
+  /** Pages of tools/list, resources/list, resources/templates/list and prompts/list the server said may be reused (ttlMs). */
+  private readonly listCache = new ListCache();
+  /** Modern: the capabilities a request carries when its caller follows tasks (the tasks extension declared); built once. */
+  private tasksMeta: Record<string, unknown> | undefined;
+  /** The log level the caller set (logLevel, setLoggingLevel()): what a legacy handshake sends with logging/setLevel. */
+  private logLevel: LoggingLevel | undefined;
 
   constructor(
     transport: Transport,
@@ -233,6 +263,11 @@ export class McpClient {
       requestMeta: options.requestMeta,
       traceMeta: (method, requestOptions) => traceContextMeta(method, requestOptions.traceContext, options.traceContext, this.server, options.onDiagnostic),
     });
+    if (options.logLevel !== undefined) checkLevel(options.logLevel);
+    this.logLevel = options.logLevel;
+    // Joins the modern envelope only: a legacy connection never carries it.
+    const modernLevel = options.logLevel ?? (options.onLog ? 'debug' : undefined);
+    if (modernLevel) this.connection.setEnvelopeEntries({ [LOG_LEVEL_META_KEY]: modernLevel });
     const { sampling, elicitation, roots } = options.handlers ?? {};
     for (const [method, handler] of Object.entries(options.requestHandlers ?? {})) this.connection.setRequestHandler(method, handler);
     if (sampling) this.connection.setRequestHandler('sampling/createMessage', sampling);
@@ -305,7 +340,7 @@ export class McpClient {
     this.connectTimeoutMs = options.timeoutMs;
     try {
       await this.connection.open();
-      this.firstHandshake = this.runHandshake(options.signal);
+      this.firstHandshake = this.runHandshake(options.signal).then((profile) => this.afterHandshake(profile, options.signal));
       this.known = await this.firstHandshake;
       // Decided once (#17): a renewal speaks the era the first handshake found, it does not probe again.
       if (!this.options.handshake && this.known.era !== 'modern') this.handshake = this.options.protocolEra === undefined || typeof this.options.protocolEra === 'string' ? initializeHandshake : legacyHandshake(this.known.protocolVersion);
@@ -352,7 +387,8 @@ export class McpClient {
       );
       if (!connected) return;
     }
-    this.known = await this.runHandshake();
+    this.known = await this.afterHandshake(await this.runHandshake());
+    this.listCache.clear();
     this.transport.handshakeComplete?.();
     try {
       this.options.onSessionRenewed?.(this.known);
@@ -360,6 +396,33 @@ export class McpClient {
       // A host hook that throws is reported, like every other hook; it must not end the connection.
       this.options.onDiagnostic?.({ kind: 'handler-error', server: this.server, method: 'onSessionRenewed', error });
     }
+  }
+
+  /** Legacy: the caller's log level, sent once the server is initialized (a modern one reads it from each request's _meta). */
+  private async afterHandshake(profile: ServerProfile, signal?: AbortSignal): Promise<ServerProfile> {
+    if (this.logLevel !== undefined && profile.era !== 'modern' && profile.capabilities.logging) {
+      const timeoutMs = this.connectTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+      await this.connection.handshakeChannel().request('logging/setLevel', { level: this.logLevel }, signal ? { timeoutMs, signal } : { timeoutMs });
+    }
+    return profile;
+  }
+
+  /**
+   * Asks for the server's log messages at `level` and above (both eras).
+   * Legacy: sends `logging/setLevel` (remembered for a renewed session).
+   * Modern: sends nothing; every request from now on carries the level in
+   * `_meta` (2026-07-28 has no logging/setLevel).
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    checkLevel(level);
+    if (!this.usable()) throw this.notReady('logging/setLevel');
+    if (this.known?.era === 'modern') {
+      this.logLevel = level;
+      this.connection.setEnvelopeEntries({ [LOG_LEVEL_META_KEY]: level });
+      return;
+    }
+    await this.connection.request('logging/setLevel', { level }, options);
+    this.logLevel = level;
   }
 
   private capabilities(): JsonObject {
@@ -371,7 +434,13 @@ export class McpClient {
     return capabilities;
   }
 
-  listTools(options?: RequestOptions): Promise<ListToolsResult> {
+  /**
+   * Every tool, all pages. Like every list method, a page the server sent
+   * with a positive `ttlMs` (2026-07-28 caching) is answered from memory
+   * until that many ms have passed, unless `options.refresh`; the list's
+   * list_changed notification (and a renewed session) makes it stale at once.
+   */
+  listTools(options?: ListOptions): Promise<ListToolsResult> {
     const listed = (this.listAll('tools/list', 'tools', checkListTools, options) as Promise<ListToolsResult>).then((result) => {
       this.toolTaskSupport.clear();
       for (const tool of result.tools) this.toolTaskSupport.set(tool.name, taskSupportOf(tool));
@@ -394,6 +463,8 @@ export class McpClient {
     const capabilities = this.known?.capabilities as JsonObject | undefined;
     const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
     if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
+    // 2026 tasks extension (SEP-2663): callTool follows a task answer, so it declares the extension (the caller's own _meta wins).
+    if (this.known?.era === 'modern' && followsTasks(options?.task)) options = { ...options, meta: { ...this.withTasks(), ...options?.meta } };
     // #17 item 3 (MRTR): input_required rounds answered and retried first; what ends them is a result or a task.
     const params: JsonObject = { name, arguments: args };
     return runInputRounds({
@@ -403,16 +474,30 @@ export class McpClient {
       handlerFor: (inputMethod) => this.connection.requestHandler(inputMethod),
       maxRounds: this.options.maxInputRounds,
       signal: options?.signal,
-    }).then((value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)));
+    }).then(
+      (value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)),
+      (error: unknown) => {
+        // Caching: "MAY re-fetch before the TTL expires" on an error that says the tool is not what the list said.
+        if (error instanceof RpcError && error.rpcCode === -32602) this.listCache.invalidate('tools');
+        throw error;
+      },
+    );
+  }
+
+  /** The `_meta` entry that declares the tasks extension beside the client's capabilities (modern requests only). */
+  private withTasks(): Record<string, unknown> {
+    return (this.tasksMeta ??= { [CLIENT_CAPABILITIES_META_KEY]: withTasksExtension(this.capabilities()) });
   }
 
   /** What a task run needs of this client: requests, notifications, the result check, the server-request handlers. */
   private taskChannel(): TaskChannel {
     const { sampling, elicitation, roots } = this.options.handlers ?? {};
     const handlers: Record<string, RequestHandler | undefined> = { ...this.options.requestHandlers, 'sampling/createMessage': sampling, 'elicitation/create': elicitation, 'roots/list': roots };
+    // A modern task's own tasks/get, tasks/update and tasks/cancel declare the extension too (the server MUST refuse them otherwise).
+    const modern = this.known?.era === 'modern';
     return {
       server: this.server,
-      request: (method, params, options) => this.connection.request(method, params, options),
+      request: (method, params, options) => this.connection.request(method, params, modern ? { ...options, meta: { ...this.withTasks(), ...options.meta } } : options),
       watch: (listener) => {
         this.notificationWatchers.add(listener);
         return () => this.notificationWatchers.delete(listener);
@@ -446,11 +531,11 @@ export class McpClient {
     return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
-  listResources(options?: RequestOptions): Promise<ListResourcesResult> {
+  listResources(options?: ListOptions): Promise<ListResourcesResult> {
     return this.listAll('resources/list', 'resources', checkListResources, options) as Promise<ListResourcesResult>;
   }
 
-  listResourceTemplates(options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+  listResourceTemplates(options?: ListOptions): Promise<ListResourceTemplatesResult> {
     return this.listAll('resources/templates/list', 'resourceTemplates', checkListResourceTemplates, options) as Promise<ListResourceTemplatesResult>;
   }
 
@@ -458,7 +543,7 @@ export class McpClient {
     return this.call('resources/read', { uri }, checkReadResource, options) as Promise<ReadResourceResult>;
   }
 
-  listPrompts(options?: RequestOptions): Promise<ListPromptsResult> {
+  listPrompts(options?: ListOptions): Promise<ListPromptsResult> {
     return this.listAll('prompts/list', 'prompts', checkListPrompts, options) as Promise<ListPromptsResult>;
   }
 
@@ -473,6 +558,8 @@ export class McpClient {
    */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<unknown> {
     if (!this.usable()) return Promise.reject(this.notReady(method));
+    // 2026-07-28 has no logging/setLevel: the level rides in each request's _meta instead (setLoggingLevel).
+    if (method === 'logging/setLevel' && this.known?.era === 'modern') return this.setLoggingLevel(params?.level as LoggingLevel).then(() => ({}));
     return this.connection.request(method, params, options);
   }
 
@@ -520,8 +607,28 @@ export class McpClient {
     return this.connection.request(method, params, options).then((value) => this.checked(method, value, check));
   }
 
-  /** Follows nextCursor to the end; the result is the first page with the list holding every page's items. */
-  private async listAll(method: string, key: string, check: ResultCheck, options?: RequestOptions): Promise<JsonObject> {
+  /**
+   * Follows nextCursor to the end; the result is the first page with the
+   * list holding every page's items. Fresh cached pages are used as they are
+   * (each page keeps its own clock); a cursor from a cached page that the
+   * server refuses drops the cached pages and lists again from the start.
+   */
+  private async listAll(method: string, key: string, check: ResultCheck, options?: ListOptions): Promise<JsonObject> {
+    if (!this.usable()) throw this.notReady(method);
+    const kind = CACHED_LISTS[method]!;
+    for (let attempt = 0; ; attempt++) {
+      const generation = this.listCache.generation(kind);
+      const cached = { used: false };
+      try {
+        return await this.listPages(method, key, check, options, generation, cached);
+      } catch (error) {
+        if (attempt > 0 || !cached.used || !(error instanceof RpcError)) throw error;
+        this.listCache.dropMethod(method);
+      }
+    }
+  }
+
+  private async listPages(method: string, key: string, check: ResultCheck, options: ListOptions | undefined, generation: number, cached: { used: boolean }): Promise<JsonObject> {
     const maxPages = this.options.maxPages ?? DEFAULT_MAX_PAGES;
     const seen = new Set<string>();
     let first: JsonObject | undefined;
@@ -531,7 +638,12 @@ export class McpClient {
       if (page >= maxPages) {
         throw new ProtocolError({ server: this.server, method }, `the server kept returning nextCursor after ${maxPages} pages; stopped (raise maxPages if this is real)`);
       }
-      const result = await this.call(method, cursor === undefined ? {} : { cursor }, check, options);
+      let result = options?.refresh ? undefined : this.listCache.fresh(method, cursor);
+      if (result) cached.used = true;
+      else {
+        result = await this.call(method, cursor === undefined ? {} : { cursor }, check, options);
+        this.listCache.store(method, cursor, result, generation);
+      }
       first ??= result;
       for (const item of result[key] as unknown[]) items.push(item);
       const next = result.nextCursor;
@@ -579,13 +691,17 @@ export class McpClient {
       case 'notifications/message':
         o.onLog?.(params);
         break;
+      // The cached list is stale before anyone hears of the change: a re-list from the hook asks the server.
       case 'notifications/tools/list_changed':
+        this.listCache.invalidate('tools');
         o.onListChanged?.('tools');
         break;
       case 'notifications/resources/list_changed':
+        this.listCache.invalidate('resources');
         o.onListChanged?.('resources');
         break;
       case 'notifications/prompts/list_changed':
+        this.listCache.invalidate('prompts');
         o.onListChanged?.('prompts');
         break;
       case 'notifications/subscriptions/acknowledged': // #17 item 4
@@ -595,4 +711,8 @@ export class McpClient {
     for (const watcher of this.notificationWatchers) watcher(n);
     o.onNotification?.(n);
   }
+}
+
+function checkLevel(level: unknown): void {
+  if (!(LOGGING_LEVELS as readonly unknown[]).includes(level)) throw new TypeError(`logLevel: ${JSON.stringify(level)} is not a log level (${LOGGING_LEVELS.join(', ')})`);
 }

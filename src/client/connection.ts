@@ -168,6 +168,10 @@ export class Connection {
   private probes = 0;
   /** The modern era's per-request `_meta` (#17 item 2), set by the handshake; undefined in the legacy era. */
   private envelope: Record<string, unknown> | undefined;
+  /** What the handshake set as the envelope, before the owner's entries (envelopeEntries) joined it. */
+  private handshakeEnvelope: Record<string, unknown> | undefined;
+  /** The owner's entries for the modern envelope (the requested log level); never sent in the legacy era. */
+  private envelopeExtra: Record<string, unknown> | undefined;
   private pending = new Map<JsonRpcId, Pending>();
   /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
   private readonly deadlines = new DeadlineQueue();
@@ -264,9 +268,26 @@ export class Connection {
       notify: (method, params) => this.sendNotification(method, params, true),
       probe: (method, params, options) => this.startRequest(method, params, options ?? {}, true, `mcpwire-probe-${++this.probes}`),
       setEnvelope: (meta) => {
-        this.envelope = meta;
+        this.handshakeEnvelope = meta;
+        this.joinEnvelope();
       },
     };
+  }
+
+  /**
+   * Entries every request carries in `_meta` while the modern envelope is
+   * set (the 2026-07-28 `io.modelcontextprotocol/logLevel`), merged once
+   * here rather than per request; undefined removes them. The legacy era
+   * (no envelope) sends none of them.
+   */
+  setEnvelopeEntries(entries: Record<string, unknown> | undefined): void {
+    this.envelopeExtra = entries;
+    this.joinEnvelope();
+  }
+
+  private joinEnvelope(): void {
+    const base = this.handshakeEnvelope;
+    this.envelope = base && this.envelopeExtra ? { ...base, ...this.envelopeExtra } : base;
   }
 
   request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<unknown> {

@@ -11,6 +11,8 @@ export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersio
 export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+/** 2026-07-28 logging: the least severe level the server may send notifications/message at, for this request. */
+export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
 /** The modern protocol versions this client speaks, newest first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;

@@ -29,6 +29,10 @@ export interface ServerCapabilities extends JsonObject {
   experimental?: JsonObject;
 }
 
+/** The syslog severities of MCP logging (RFC 5424), least severe first. */
+export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+
 /** The wire form of the 2025 handshake's answer. Hosts read a ServerProfile instead. */
 export interface InitializeResult extends JsonObject {
   protocolVersion: string;

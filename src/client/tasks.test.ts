@@ -1,8 +1,10 @@
 // Task-augmented tool calls (#17 item 5, M5). The 2025-11-25 flavour against
 // a real task server: the official SDK v1's experimental tasks
 // (spec-tests/fixtures/sdk-tasks-server.mjs) as a stdio child. The 2026-07-28
-// extension against an in-memory scripted server that follows SEP-2663
-// (no installed server implements it: the SDK v2 server has no task runtime).
+// extension against scripted servers that follow SEP-2663, spoken to in
+// the modern era (server/discover): in memory, and over real Streamable HTTP
+// on 127.0.0.1 for the routing headers (no installed server implements the
+// extension: the SDK v2 server has no task runtime).
 
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
@@ -19,7 +21,8 @@ import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { isAlive } from '../util/process-alive.js';
 import { McpClient, type McpClientOptions } from './client.js';
 import type { ProgressUpdate } from './connection.js';
-import { legacyTaskRequest, taskStateOf, type TaskState } from './tasks.js';
+import { startHttpFixture, until, type RecordedRequest } from '../testing/http-fixture.js';
+import { legacyTaskRequest, taskStateOf, TASKS_EXTENSION, type TaskState } from './tasks.js';
 
 const TASKS_SERVER = fileURLToPath(new URL('../../spec-tests/fixtures/sdk-tasks-server.mjs', import.meta.url));
 
@@ -230,20 +233,28 @@ describe('the 2025 rule for asking', () => {
 
 // --- 2026-07-28: the io.modelcontextprotocol/tasks extension ----------------------------------
 
-const MODERN_INIT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'scripted-modern', version: '1' } };
+const DISCOVER = {
+  supportedVersions: ['2026-07-28'],
+  capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted-modern', version: '1' } },
+  ttlMs: 0,
+  cacheScope: 'public',
+};
+const CREATED = { resultType: 'task', taskId: 't-1', status: 'working', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 15 };
 
-/** A scripted server that answers tools/call with a task handle and plays `script` for tasks/*. */
+/** A scripted modern server (server/discover) that answers tools/call with a task handle and plays `script` for tasks/*. */
 async function modernServer(t: TestContext, script: (message: WireMessage, polls: number) => unknown, options: McpClientOptions = {}) {
   let polls = 0;
   const transport = new ScriptedTransport((message) => {
-    if (message.method === 'initialize') return MODERN_INIT;
-    if (message.method === 'tools/call') return { resultType: 'task', taskId: 't-1', status: 'working', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 15 };
+    if (message.method === 'server/discover') return DISCOVER;
+    if (message.method === 'tools/call') return CREATED;
     if (message.method === 'tasks/get') polls++;
     return script(message, polls);
   });
-  const client = new McpClient(transport, options);
+  const client = new McpClient(transport, { protocolEra: 'modern', ...options });
   t.after(() => client.close());
   await client.connect();
+  assert.equal(client.era, 'modern');
   return { client, sent: transport.sent };
 }
 
@@ -257,7 +268,7 @@ describe('2026-07-28 tasks extension (scripted per SEP-2663)', () => {
     assert.deepEqual(result.content, [{ type: 'text', text: 'ok' }]);
     assert.deepEqual(statuses, ['working', 'completed']);
     assert.equal((sent.find((m) => m.method === 'tools/call')!.params as { task?: unknown }).task, undefined, 'the server decides: no params.task');
-    assert.deepEqual(methods(sent).slice(1), ['notifications/initialized', 'tools/call', 'tasks/get', 'tasks/get', 'tasks/get']);
+    assert.deepEqual(methods(sent), ['server/discover', 'tools/call', 'tasks/get', 'tasks/get', 'tasks/get']);
   });
 
   test('failed: the JSON-RPC error of the task as an RpcError', async (t) => {
@@ -287,7 +298,14 @@ describe('2026-07-28 tasks extension (scripted per SEP-2663)', () => {
     assert.deepEqual(result.content, [{ type: 'text', text: 'confirmed' }]);
     assert.equal(asked.length, 1, 'the same key seen on two polls is answered once');
     const updates = sent.filter((m) => m.method === 'tasks/update');
-    assert.deepEqual(updates.map((m) => m.params), [{ taskId: 't-1', inputResponses: { confirm: { action: 'accept', content: {} } } }]);
+    assert.deepEqual(
+      updates.map((m) => {
+        const { _meta, ...params } = m.params as Record<string, unknown>;
+        return params;
+      }),
+      [{ taskId: 't-1', inputResponses: { confirm: { action: 'accept', content: {} } } }],
+    );
+    assert.ok(capsOf(updates[0]!)?.extensions?.[TASKS_EXTENSION], 'tasks/update declares the extension');
   });
 
   test('input_required with no handler: tasks/cancel and a TaskError that says what to install', async (t) => {
@@ -305,5 +323,86 @@ describe('2026-07-28 tasks extension (scripted per SEP-2663)', () => {
     await assert.rejects(client.callTool('anything', {}, { signal: controller.signal }), /stop/);
     await new Promise((resolve) => setImmediate(resolve));
     assert.ok(sent.some((m) => m.method === 'tasks/cancel' && (m.params as { taskId?: string }).taskId === 't-1'));
+  });
+});
+
+const capsOf = (m: WireMessage) => ((m.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/clientCapabilities'] ?? undefined) as { extensions?: Record<string, unknown>; elicitation?: unknown } | undefined;
+
+describe('2026-07-28 tasks extension: the capability (SEP-2663 "Capability Negotiation")', () => {
+  test('declared on callTool and on the task\'s own tasks/* requests, beside the handlers\' capabilities; not on the handshake, lists or request()', async (t) => {
+    const { client, sent } = await modernServer(t, (m, polls) => (m.method === 'tasks/get' ? (polls < 2 ? task('working') : task('completed', { result: { content: [] } })) : m.method === 'tools/list' ? { tools: [] } : {}), {
+      handlers: { elicitation: () => ({ action: 'decline' }) },
+    });
+    await client.listTools();
+    await client.callTool('anything');
+    await client.request('tools/call', { name: 'raw', arguments: {} }).catch(() => {});
+    for (const m of sent.filter((m) => m.id !== undefined)) {
+      const declared = capsOf(m)?.extensions?.[TASKS_EXTENSION] !== undefined;
+      const raw = m.method === 'tools/call' && (m.params as { name?: string }).name === 'raw';
+      const follows = (m.method === 'tools/call' && !raw) || m.method === 'tasks/get';
+      assert.equal(declared, follows, `${m.method}${raw ? ' (request())' : ''}`);
+      assert.deepEqual(capsOf(m)?.elicitation, {}, `${m.method} keeps the handler capabilities`);
+    }
+    assert.ok(sent.filter((m) => m.method === 'tasks/get').length >= 2);
+  });
+
+  test('callTool with task: false goes without it (a server must not answer it with a task)', async (t) => {
+    const { client, sent } = await modernServer(t, () => ({}));
+    const transportAnswer = await client.callTool('anything', {}, { task: false }).catch((e: unknown) => e);
+    assert.ok(transportAnswer); // the scripted server answers with a task regardless; what matters is what was declared
+    const call = sent.find((m) => m.method === 'tools/call')!;
+    assert.equal(capsOf(call)?.extensions?.[TASKS_EXTENSION], undefined);
+  });
+
+  test('a legacy (2025) connection never carries it: its tasks are the 2025-11-25 ones, capabilities said once in initialize', async (t) => {
+    const { client, sent } = await startTaskServer(t);
+    await client.listTools();
+    await client.callTool('slow', { ms: 50, text: 'x' }, { task: true });
+    for (const m of sent) assert.equal(capsOf(m), undefined, String(m.method));
+  });
+});
+
+describe('2026-07-28 tasks extension over Streamable HTTP (a scripted modern server on 127.0.0.1)', () => {
+  test('tasks/get, tasks/update and tasks/cancel carry Mcp-Name: the taskId, and Mcp-Method (SEP-2663 "Routing Headers")', async (t) => {
+    let polls = 0;
+    const fixture = await startHttpFixture(t, {
+      result: (m) => {
+        switch (m.method) {
+          case 'server/discover':
+            return DISCOVER;
+          case 'tools/call':
+            return { ...CREATED, taskId: (m.params as { name: string }).name === 'stop' ? 'task/ü 2' : 't-1' };
+          case 'tasks/get':
+            polls++;
+            if ((m.params as { taskId: string }).taskId !== 't-1') return task('working', { taskId: 'task/ü 2' });
+            return polls === 1
+              ? task('input_required', { inputRequests: { q: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } } } })
+              : task('completed', { result: { content: [{ type: 'text', text: 'done' }] } });
+          default:
+            return { resultType: 'complete' };
+        }
+      },
+    });
+    const client = new McpClient(fixture.createTransport(), { protocolEra: 'modern', handlers: { elicitation: () => ({ action: 'accept', content: {} }) } });
+    t.after(() => client.close());
+    await client.connect();
+    assert.equal(client.era, 'modern');
+    const result = await client.callTool('work');
+    assert.deepEqual(result.content, [{ type: 'text', text: 'done' }]);
+    const controller = new AbortController();
+    const stopped = client.callTool('stop', {}, { signal: controller.signal, task: { onStatus: () => setTimeout(() => controller.abort(new Error('enough')), 30) } });
+    await assert.rejects(stopped, /enough/);
+    await until(() => fixture.requests.some((r) => r.message?.method === 'tasks/cancel'), 'tasks/cancel');
+
+    const posts = (method: string) => fixture.requests.filter((r: RecordedRequest) => r.message?.method === method);
+    assert.equal(posts('tools/call')[0]!.headers['mcp-name'], 'work');
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      assert.ok(posts(method).length > 0, method);
+      for (const r of posts(method)) {
+        const taskId = (r.message!.params as { taskId: string }).taskId;
+        assert.equal(r.headers['mcp-method'], method);
+        assert.equal(r.headers['mcp-name'], taskId === 't-1' ? 't-1' : `=?base64?${Buffer.from(taskId).toString('base64')}?=`, `${method} ${taskId}`);
+      }
+    }
   });
 });

@@ -36,6 +36,24 @@ export const MIN_TASK_POLL_INTERVAL_MS = 10;
 /** The 2026-07-28 extension: declared in each request's clientCapabilities.extensions (an empty object: no settings). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/**
+ * The client's capabilities with the tasks extension declared: what a
+ * modern request carries when its caller follows a task answer (callTool,
+ * and the task's own tasks/get, tasks/update, tasks/cancel). A server "MUST
+ * NOT return CreateTaskResult to a client that did not include the extension
+ * capability on its request", so request() and a callTool with `task: false`
+ * go without it.
+ */
+export function withTasksExtension(capabilities: JsonObject): JsonObject {
+  const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+}
+
+/** Whether a callTool's task option lets the server answer with a task (2026: only `false`, or `{ ask: false }`, says no). */
+export function followsTasks(option: boolean | TaskOptions | undefined): boolean {
+  return option !== false && !(typeof option === 'object' && option.ask === false);
+}
+
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -57,7 +75,9 @@ export interface TaskOptions {
   /**
    * Whether to ask for a task (2025 era): undefined, when the tool requires
    * one; true, whenever the server and the tool allow one; false, never. In
-   * the 2026 era the server decides and this is not sent.
+   * the 2026 era the server decides and this is not sent; false there leaves
+   * the tasks extension out of the call's capabilities, so the server may
+   * not answer with a task.
    */
   ask?: boolean;
   /** The lifetime asked for (2025: `params.task.ttl`), ms. Default: timeoutMs, so the result outlives the wait. */

@@ -168,6 +168,15 @@ export class ServerSupervisor {
   private readonly resolvedSecrets = new Set<string>();
   /** Serializes calls when the host asks for it (R6). */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * When the tool list last discovered stops being fresh (its `ttlMs`,
+   * 2026-07-28 caching); undefined: the server gave none, and only
+   * list_changed says the list changed.
+   */
+  private toolsStaleAt: number | undefined;
+  /** The re-discovery under way: a list_changed meanwhile runs one more after it, never one beside it. */
+  private rediscovering: Promise<void> | undefined;
+  private rediscoverAgain = false;
 
   constructor(
     readonly server: SourceServer,
@@ -444,19 +453,52 @@ export class ServerSupervisor {
   }
 
   private async discover(client: McpClient, signal?: AbortSignal): Promise<void> {
-    const { tools } = await client.listTools(signal ? { signal } : undefined);
-    this.toolCount = this.options.onTools(tools);
+    const listed = await client.listTools(signal ? { signal } : undefined);
+    this.toolCount = this.options.onTools(listed.tools);
+    // The client's cache holds the list as long; past that, the next use of the tools lists them again (refreshTools).
+    this.toolsStaleAt = typeof listed.ttlMs === 'number' && listed.ttlMs > 0 ? performance.now() + listed.ttlMs : undefined;
   }
 
-  /** notifications/tools/list_changed (R7): discover again; a failure is recorded, the old tools stay. */
-  private async rediscover(client: McpClient): Promise<void> {
-    try {
-      await this.discover(client);
-    } catch (error) {
-      this.lastError = describe(error);
-      this.lastErrorCode = error instanceof McpClientError ? error.code : undefined;
-      this.options.onState(this.status());
+  /**
+   * notifications/tools/list_changed (R7), or a tool list past its ttlMs:
+   * discover again; a failure is recorded, the old tools stay. One listing
+   * at a time: `again` (a list_changed) while one runs means one more after
+   * it, since the one under way may predate the change; without it (a stale
+   * list) the caller waits for the one under way.
+   */
+  private rediscover(client: McpClient, again = true): Promise<void> {
+    if (this.rediscovering) {
+      if (again) this.rediscoverAgain = true;
+      return this.rediscovering;
     }
+    const run = async () => {
+      do {
+        this.rediscoverAgain = false;
+        try {
+          await this.discover(client);
+        } catch (error) {
+          this.lastError = describe(error);
+          this.lastErrorCode = error instanceof McpClientError ? error.code : undefined;
+          this.options.onState(this.status());
+        }
+      } while (this.rediscoverAgain && this.client === client);
+    };
+    this.rediscovering = run().finally(() => {
+      this.rediscovering = undefined;
+    });
+    return this.rediscovering;
+  }
+
+  /**
+   * 2026-07-28 caching: a ready server whose tool list's ttlMs has run out
+   * is listed again now, before its tools are used (a server may give a TTL
+   * and send no list_changed). Nothing for a server that gave no TTL, or
+   * whose list is still fresh. Never rejects.
+   */
+  refreshTools(): Promise<void> {
+    const client = this.client;
+    if (this.state !== 'ready' || !client || this.toolsStaleAt === undefined || performance.now() < this.toolsStaleAt) return Promise.resolve();
+    return this.rediscover(client, false);
   }
 
   /**

@@ -5,6 +5,8 @@
 
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
+import type { CallToolOptions } from '../client/tasks.js';
+import type { ConnectedEra } from '../client/era.js';
 import type { ServerParams } from '../client/connect.js';
 import { ConfigError, TimeoutError, type UnknownToolError } from '../errors.js';
 import type { AgentToolRules, SourceServer, ToolSourceConfig } from './config/types.js';
@@ -49,7 +51,11 @@ export interface ToolSourceOptions {
    * advertised (ADR-0043 §5); a host that opts in supplies them here.
    */
   serverHandlers?: (key: string) => McpClientOptions['handlers'] | undefined;
-  /** Re-run discovery when a server sends tools/list_changed (R7). Default true. */
+  /**
+   * Re-run discovery when a server sends tools/list_changed (R7). Default
+   * true. Either way a server whose tools/list gave a ttlMs (2026-07-28
+   * caching) is listed again when tools() is asked after it ran out.
+   */
   rediscover?: boolean;
   /**
    * The deadline for one server's start (spawn or connect, initialize,
@@ -90,8 +96,14 @@ export interface ToolCallEvent {
   bytes: number;
   truncated: boolean;
   error: Error | undefined;
-  /** The protocol version of the connection the call went over. */
-  era: string | undefined;
+  /**
+   * The protocol era of the connection the call went over (#17): 'legacy'
+   * (a 2025 revision, `initialize`) or 'modern' (2026-07-28); undefined for
+   * a call that never reached a connection (its server was not ready).
+   */
+  era: ConnectedEra | undefined;
+  /** The protocol version that connection agreed on ('2025-11-25', '2026-07-28', …); undefined with era. */
+  protocolVersion: string | undefined;
 }
 
 /** What reload() did, by server key. */
@@ -115,6 +127,10 @@ export interface ToolCallOptions {
   agent?: string | AgentToolRules;
   /** Overrides the server's timeout for this call. */
   timeoutMs?: number;
+  /** How a call answered with a task is followed: its status reports (onStatus), its whole wait (see McpClient.callTool). */
+  task?: CallToolOptions['task'];
+  /** Each notifications/progress of this call (asks the server for them with a progress token). */
+  onProgress?: CallToolOptions['onProgress'];
   /**
    * Runs the call inside `within`, at the call's turn: with serializeCalls,
    * after the calls before it on the same server have settled. A host that
@@ -242,6 +258,11 @@ export class ToolSource {
     await Promise.allSettled(pending.map((s) => s.ready()));
   }
 
+  /** Lists again the tools of each ready server whose list's ttlMs ran out (2026-07-28 caching); never rejects. */
+  private async refreshStale(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((s) => s.refreshTools()));
+  }
+
   /**
    * The registered tools (R1, R2), discovering servers first where needed;
    * for an agent, only those its `tools:` block enables (R3).
@@ -249,7 +270,7 @@ export class ToolSource {
   async tools(query: ToolQuery = {}): Promise<ListedTool[]> {
     // Checked first: a mistyped agent name fails before anything starts.
     const rules = query.agent === undefined ? undefined : typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
-    if (query.discover !== false) await withDeadline(this.discover(), query.deadlineMs);
+    if (query.discover !== false) await withDeadline(this.discover().then(() => this.refreshStale()), query.deadlineMs);
     const all: ListedTool[] = this.registry.list();
     if (this.options.unavailableTools === 'mark') all.push(...this.withdrawn().map((d): ListedTool => ({ ...d, available: false })));
     return rules === undefined ? all : all.filter((definition) => enabledForAgent(definition, rules));
@@ -312,11 +333,13 @@ export class ToolSource {
     const tool = definition.mcp_tool_name;
     const cap = this.current.resultCapBytes;
     const started = performance.now();
-    let era: string | undefined;
+    let era: ConnectedEra | undefined;
+    let protocolVersion: string | undefined;
     // The client's default timeout is already this server's (see supervise()); the caller's own overrides it.
     const { within, agent: _agent, ...callOptions } = options;
     const call = (client: McpClient) => {
-      era = client.profile?.protocolVersion;
+      era = client.era;
+      protocolVersion = client.protocolVersion;
       return client.callTool(tool, args, callOptions);
     };
     const job = within ? (client: McpClient) => within(() => call(client)) : call;
@@ -325,14 +348,14 @@ export class ToolSource {
         const capped = capResult(result, cap);
         const ms = performance.now() - started;
         supervisor.recordCall(ms, capped.sizeBytes, capped.truncated, false);
-        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era });
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era, protocolVersion });
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
       },
       (error: unknown) => {
         const scrubbed = scrubError(error, supervisor.secrets());
         const ms = performance.now() - started;
         supervisor.recordCall(ms, 0, false, scrubbed instanceof TimeoutError);
-        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era });
+        if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era, protocolVersion });
         throw scrubbed;
       },
     );
@@ -496,6 +519,8 @@ export class ToolSource {
     try {
       if (supervisor) await supervisor.ready();
       else await this.discover();
+      // A name the registry lacks may be a tool added since a list whose ttlMs has run out.
+      await (supervisor ? supervisor.refreshTools() : this.refreshStale());
     } catch (error) {
       throw scrubError(error, supervisor?.secrets() ?? this.current.secrets);
     }

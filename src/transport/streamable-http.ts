@@ -400,8 +400,20 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 }
 
-/** The methods whose `name` (or `uri`) is mirrored as Mcp-Name (2026-07-28 "Standard Request Headers"). */
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/**
+ * The methods whose `name` (or `uri`) is mirrored as Mcp-Name (2026-07-28
+ * "Standard Request Headers"), and the tasks extension's (SEP-2663 "Routing
+ * Headers": its `taskId`, so that a load balancer routes each poll to the
+ * instance holding the task).
+ */
+const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** MCP-Protocol-Version (the body's own, so the two cannot disagree), Mcp-Method and Mcp-Name for one POST. */

@@ -2,11 +2,13 @@
 // alias, or SERVER TOOL; its arguments as k=v words read through the tool's
 // input schema, one JSON object, or JSON on stdin (`-`).
 
+import type { ProgressUpdate } from '../../client/connection.js';
+import type { TaskState } from '../../client/tasks.js';
 import { JsoncSyntaxError, parseJsonc } from '../../toolsource/config/jsonc.js';
 import type { ToolDefinition } from '../../toolsource/registry.js';
 import { unknownToolError } from '../../toolsource/unknown-tool.js';
 import { parseCommandLine } from '../options.js';
-import { out } from '../process.js';
+import { err, out } from '../process.js';
 import { printResult } from '../render.js';
 import { isKeyValue, keyValueArgs, missingRequired, signature } from '../schema.js';
 import { withSession, type Session } from '../session.js';
@@ -23,12 +25,24 @@ export async function call(args: string[]): Promise<number> {
     const toolArgs = await argumentsFor(tool, words);
     const missing = missingRequired(toolArgs, tool.parameters);
     if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}: ${signature(tool.mcp_tool_name, tool.parameters)}`);
-    const done = statusLine(`calling ${tool.name}`);
+    const options = session.requestOptions();
+    // A call answered with a task says how it is going: on a terminal in the status line, with --progress as JSON lines on stderr.
+    const json = line.values.progress ? (event: Record<string, unknown>) => err(`${JSON.stringify(event)}\n`) : undefined;
+    const status = json ? undefined : statusLine(`calling ${tool.name}`);
+    const onStatus = (task: TaskState) => {
+      if (json) json({ event: 'task', taskId: task.taskId, status: task.status, ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }) });
+      else status!.set(`calling ${tool.name}, task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+    };
     let outcome;
     try {
-      outcome = await session.source.call(tool.name, toolArgs, session.requestOptions());
+      outcome = await session.source.call(tool.name, toolArgs, {
+        ...options,
+        // --timeout bounds the task's whole wait as well as each of its requests.
+        task: { onStatus, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+        ...(json ? { onProgress: (update: ProgressUpdate) => json({ event: 'progress', ...update }) } : {}),
+      });
     } finally {
-      done();
+      status?.();
     }
     if (line.values.json) out(`${JSON.stringify({ name: outcome.name, truncated: outcome.truncated, result: outcome.result })}\n`);
     else {
