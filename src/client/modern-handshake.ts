@@ -239,10 +239,17 @@ function checkDiscover(value: unknown): string | undefined {
   return undefined;
 }
 
+function isImplementation(value: unknown): value is Implementation {
+  const v = value as { name?: unknown; version?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.name === 'string' && typeof v.version === 'string';
+}
+
 function profileOf(result: DiscoverResult, version: string): ServerProfile {
   const meta = result._meta as JsonObject | undefined;
-  const info = meta?.[SERVER_INFO_META_KEY] as Implementation | undefined;
-  const serverInfo: Implementation = info && typeof info.name === 'string' && typeof info.version === 'string' ? info : { name: 'unknown', version: 'unknown' };
+  // The spec's place is _meta["io.modelcontextprotocol/serverInfo"]; the official suite's mocks (0.2.0-alpha.12)
+  // put it at the top of the result, where 2025's InitializeResult had it. Read the spec's first, then that one.
+  const info = [meta?.[SERVER_INFO_META_KEY], (result as unknown as JsonObject).serverInfo].find(isImplementation);
+  const serverInfo: Implementation = info ?? { name: 'unknown', version: 'unknown' };
   const profile: ServerProfile = { era: 'modern', protocolVersion: version, serverInfo, capabilities: result.capabilities, supportedVersions: result.supportedVersions };
   if (typeof result.instructions === 'string') profile.instructions = result.instructions;
   if (typeof result.ttlMs === 'number') profile.ttlMs = result.ttlMs;

@@ -8,6 +8,7 @@ import { MissingClientCapabilityError, RpcError, rpcErrorFor, UnsupportedVersion
 import { encodeHeaderValue, modernHeaders } from '../transport/streamable-http.js';
 import { isModernVersion, modernEnvelope, withMeta } from './request-meta.js';
 import { resultTypeOf } from './results.js';
+import { connect } from './connect.js';
 
 describe('M2 request metadata headers', () => {
   test('the spec’s Value Encoding table, byte for byte', () => {
@@ -95,4 +96,31 @@ describe('M2 x-mcp-header', () => {
       assert.ok('invalid' in headerParamsOf(bad), JSON.stringify(bad));
     }
   });
+});
+
+describe('M1 the discover profile', () => {
+  // A modern server in a dozen lines, as a real child: it answers server/discover with serverInfo where
+  // `where` says (the spec's _meta key, or the top of the result as the official suite's mocks do).
+  const server = (where: 'meta' | 'top' | 'none') => `
+    const info = { name: 'tiny-modern', version: '9.9' };
+    require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+      const m = JSON.parse(line);
+      if (m.id === undefined) return;
+      const result = m.method === 'server/discover'
+        ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ${where === 'top' ? 'serverInfo: info,' : ''}${where === 'meta' ? "_meta: { 'io.modelcontextprotocol/serverInfo': info }," : ''} }
+        : { tools: [] };
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
+    });`;
+
+  for (const [where, expected] of [['meta', 'tiny-modern'], ['top', 'tiny-modern'], ['none', 'unknown']] as const) {
+    test(`serverInfo ${where === 'meta' ? 'in _meta (the spec)' : where === 'top' ? 'at the top of the result (the suite\'s mocks)' : 'absent'}: profile.serverInfo.name is ${expected}`, async () => {
+      const client = await connect({ transport: 'stdio', command: [process.execPath, '-e', server(where)], protocolEra: 'modern' });
+      try {
+        assert.equal(client.era, 'modern');
+        assert.equal(client.profile?.serverInfo.name, expected);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });
