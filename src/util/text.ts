@@ -33,7 +33,8 @@ export function describeDiagnostic(d: Diagnostic): string {
     case 'transport-fallback':
       return `Streamable HTTP refused (HTTP ${d.status}); falling back to legacy HTTP+SSE`;
     case 'rejected-tool':
-      return `tool ${JSON.stringify(d.tool)} not registered (${d.why})`;
+      // The detail quotes the server's own schema (property and header names): escaped and capped like any server text.
+      return `tool ${JSON.stringify(d.tool)} not registered (${d.why}${d.detail ? `: ${JSON.stringify(d.detail.length > 200 ? `${d.detail.slice(0, 200)}…` : d.detail).slice(1, -1)}` : ''})`;
     case 'config-note':
       return `${d.file}: ${d.text}`;
     case 'listen-ended':
