@@ -115,6 +115,10 @@ async function startHttpServer(): Promise<HttpServer> {
   }
 }
 
+function assertModern(client: McpClient, server: ServerName): void {
+  if (client.era !== 'modern') throw new Error(`mcpwire speaks the ${client.era} era to the v2 ${server} server, not ${MODERN_VERSION}`);
+}
+
 /** mcpwire: spawns a stdio server (or reaches the HTTP one) and completes the handshake, in the 2026-07-28 era for the v2 servers. */
 async function startMcpwire(server: ServerName): Promise<E2eClient> {
   if (server === 'v2-http') {
@@ -122,7 +126,9 @@ async function startMcpwire(server: ServerName): Promise<E2eClient> {
     const client = new McpClient(new StreamableHttpTransport({ url: http.url, server }), { protocolEra: 'modern' });
     try {
       await client.connect();
+      assertModern(client, server);
     } catch (error) {
+      await client.close();
       await http.stop();
       throw error;
     }
@@ -139,6 +145,14 @@ async function startMcpwire(server: ServerName): Promise<E2eClient> {
   const transport = new StdioTransport({ command: SERVERS[server], server });
   const client = new McpClient(transport, server === 'v2-stdio' ? { protocolEra: 'modern' } : {});
   await client.connect();
+  if (server === 'v2-stdio') {
+    try {
+      assertModern(client, server);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
   return {
     pid: transport.pid,
     listTools: () => client.listTools(),
@@ -390,9 +404,17 @@ async function concurrent16(quick: boolean, server: ServerName): Promise<Prepare
 
 /** The modern contenders: the SDK v2 client (the baseline), mcpwire and the bare wire, each with a stdio and an HTTP connection. */
 const MODERN_CLIENTS = ['sdk-v2', 'mcpwire', 'floor-wire'] as const;
+/**
+ * Calls per sample and warm-up calls per client, by transport. An HTTP call
+ * costs the SDK v2 server ~1 ms of CPU here (it builds a server instance per
+ * request), so HTTP runs at a few hundred to a thousand calls per second on
+ * this box; the clients' CPU per call over HTTP stopped falling after ~4k
+ * calls (measured), over stdio it takes longer, as in the 2025 workloads.
+ * Fewer in --quick keep bench.test.ts fast.
+ */
 const MODERN_TRANSPORTS = [
-  { server: 'v2-stdio', suffix: ' stdio' },
-  { server: 'v2-http', suffix: ' http' },
+  { server: 'v2-stdio', suffix: ' stdio', calls: 3_000, warmUp: 20_000, quickCalls: 500, quickWarmUp: 1_000 },
+  { server: 'v2-http', suffix: ' http', calls: 1_500, warmUp: 8_000, quickCalls: 300, quickWarmUp: 500 },
 ] as const;
 
 /**
@@ -402,9 +424,7 @@ const MODERN_TRANSPORTS = [
  * Node's fetch (undici), which both clients use.
  */
 async function modernConcurrent16(quick: boolean): Promise<Prepared> {
-  const calls = quick ? 500 : 3_000;
-  // HTTP calls cost several times what stdio ones do: fewer warm-up calls in --quick keep bench.test.ts fast.
-  const warmUp = quick ? 1_000 : 20_000;
+  const counts = MODERN_TRANSPORTS.map((t) => ({ ...t, calls: quick ? t.quickCalls : t.calls, warmUp: quick ? t.quickWarmUp : t.warmUp }));
   const clients = new Map<string, E2eClient>();
   const key = (id: ClientId, server: ServerName) => `${id} ${server}`;
   try {
@@ -416,7 +436,7 @@ async function modernConcurrent16(quick: boolean): Promise<Prepared> {
       }
     }
     for (const client of clients.values()) await client.listTools();
-    for (const client of clients.values()) await concurrentCalls(client, warmUp);
+    for (const id of MODERN_CLIENTS) for (const { server, warmUp } of counts) await concurrentCalls(clients.get(key(id, server))!, warmUp);
   } catch (error) {
     await Promise.all([...clients.values()].map(stop));
     throw error;
@@ -425,7 +445,7 @@ async function modernConcurrent16(quick: boolean): Promise<Prepared> {
     id,
     async sample() {
       const metrics: Metrics = {};
-      for (const { server, suffix } of MODERN_TRANSPORTS) Object.assign(metrics, await measureConcurrent(clients.get(key(id, server))!, calls, suffix));
+      for (const { server, suffix, calls } of counts) Object.assign(metrics, await measureConcurrent(clients.get(key(id, server))!, calls, suffix));
       return metrics;
     },
   });
@@ -433,7 +453,7 @@ async function modernConcurrent16(quick: boolean): Promise<Prepared> {
     contenders: MODERN_CLIENTS.map(contender),
     plan: { slowSampleMs: Infinity, collectGarbage: false },
     notes: [
-      `${calls} calls per sample and transport, after ${warmUp} warm-up calls per client and transport; mcpwire with protocolEra 'modern', the SDK v2 client with versionNegotiation { pin: '${MODERN_VERSION}' }; each against its own bench/fixtures/v2-echo-server.mjs (@modelcontextprotocol/server 2.4.0, modern only: serveStdio, or createMcpHandler behind node:http on 127.0.0.1)`,
+      `calls per sample: ${counts.map((t) => `${t.calls} ${t.suffix.trim()}`).join(', ')}, after ${counts.map((t) => `${t.warmUp} ${t.suffix.trim()}`).join(', ')} warm-up calls per client; mcpwire with protocolEra 'modern', the SDK v2 client with versionNegotiation { pin: '${MODERN_VERSION}' }; each against its own bench/fixtures/v2-echo-server.mjs (@modelcontextprotocol/server 2.4.0, modern only: serveStdio, or createMcpHandler behind node:http on 127.0.0.1)`,
       'CPU = user + system of the client process only (every server is a process of its own); server CPU from /proc, 10 ms ticks',
       'floor-wire: no client, only the wire (a JSON line per request over stdio; a fetch() POST and response.json() over HTTP), the same request and headers as mcpwire sends',
     ],
