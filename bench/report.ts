@@ -102,7 +102,35 @@ const WHY_MISSED = [
   '- `e2e-concurrent16` client CPU: against `server-everything` each answer arrives in a read of its own, so each call pays Node\'s read path (a buffer allocated per read, a stream push, the garbage of both), a write syscall, JSON.parse and JSON.stringify; mcpwire\'s own code is a small part of the profile. Against the echo server the ratio is lower (0.30–0.42× in the runs so far).',
   '- `toolsource-startup-8`: discovery is concurrent (a test proves every server has its `initialize` before any is answered), so the 300 ms the servers wait overlap; what does not overlap is starting 8 Node processes on 2 cores (each start is tens of ms of CPU). The ratio is the machine\'s process start-up, not waiting in turn.',
   '- `import-cold`: `import \'mcpwire\'` loads about 25 small modules (the client, the three transports and their helpers), 40–50 ms above `node -e 0` here; what only some hosts need (cross-spawn, eventsource-parser, the tool source, the config parsers) loads on first use. The ratio to the SDK v2 client moves between 0.14× and 0.24× from run to run on this box.',
+  '- `e2e-modern-concurrent16` (both transports): the 0.25× line lies at or below the wire itself. `floor-wire` (no client: the same request bytes written, the answers split and parsed) cost 0.27× the SDK v2 client\'s CPU per call over stdio and 0.60× over HTTP in the full-mode development run (0.26–0.50× and 0.66–0.92× in `--quick` runs). The SDK v2 server sets the pace (its CPU per call, `us server CPU/call`: ~0.1 ms over stdio, ~1 ms over HTTP, where it builds a server instance per request) and answers each call in a read of its own, so every call pays a pipe read and a write syscall, or a whole `fetch()`, by itself. Over HTTP Node\'s fetch (undici: a Request, web streams, AbortSignals per call) is most of any client\'s profile; a bare fetch loop against a trivial `node:http` server cost ~0.5 ms of CPU per call on this box. What is mcpwire\'s own is its distance to the floor (1.2–1.7× it in the runs so far).',
+  '- Where mcpwire\'s time goes there (stdio, `node --cpu-prof`, 50k calls after warm-up, Node 20; shares of the main thread\'s busy time, ~19 us per call): garbage collection 34%, the write syscall 13%, JSON.parse in the line framer 6%, the AbortController `runInputRounds` creates for every call (input-required.ts) 6%, `encodeLine` 5%, tsx\'s `__name` helper 2–4% (the bench runs src/ through tsx; dist/ has none), `withMeta` (request-meta.ts) 1%; header-params.ts does not appear (the echo tool mirrors no parameter, and stdio sends no headers). About half of the process\'s CPU per call is off the main thread (V8\'s GC helper threads), which grows with garbage. Creating the AbortController only when a round happens measured no difference beyond this box\'s noise (3 interleaved pairs), and nothing in request-meta.ts or header-params.ts is hot enough to move the figure, so no code was changed for this target.',
   '- Framing targets within 10–20% of their line (`ndjson-medium-64k`, `ndjson-16mib`, `sse-small-64k`) flip between met and missed from one full run to the next with unchanged code: this box\'s load moves a median that much. `ndjson-16mib` measures 1.15× on Node 22; on Node 20, decoding a held line as it arrives (what keeps `memory-16mib` within its target) costs more GC.',
+];
+
+/**
+ * What the era probe costs per connect (#17 item 1). Measured apart from the
+ * bench (scripts/era-probe-cost.mts, which needs the fixtures' servers, not
+ * the bench's), so the same text goes into every RESULTS.md.
+ */
+const ERA_PROBE = [
+  '## What the era probe costs per connect (#17 item 1)',
+  '',
+  'Measured apart from the workloads above, by `node --import tsx scripts/era-probe-cost.mts 9`: per server one untimed connect, then 9 alternating connects in each mode, each `connect()` timed from the call until it resolves (spawn + handshake; `close()` not timed), medians. `auto` gets a fresh in-memory verdict cache every time, so every `auto` connect probes with `server/discover` (1 000 ms probe timeout, the default). Every server is a stdio process started by the connect, so a figure is mostly that server\'s start-up. Two runs on this box, node v20.20.2: A 2026-12-02 04:19 UTC, load 1.30 → 1.59; B 04:38 UTC, load 3.05 → 3.18.',
+  '',
+  mdRow(['server', 'meets the probe by', 'legacy ms (A / B)', 'auto ms (A / B)', 'auto − legacy ms (A / B)']),
+  mdRow(['---', '---', '---:', '---:', '---:']),
+  mdRow(['server-everything', 'answering an error', '336 / 419', '368 / 423', '+31 / +4']),
+  mdRow(['server-filesystem', 'answering an error', '286 / 396', '280 / 398', '−6 / +2']),
+  mdRow(['server-memory', 'answering an error', '286 / 363', '281 / 351', '−6 / −12']),
+  mdRow(['fault-server.mjs', 'answering an error', '98 / 113', '99 / 109', '0 / −5']),
+  mdRow(['scripted-server.mjs', 'answering an error', '86 / 105', '93 / 107', '+7 / +2']),
+  mdRow(['tiny-server.pl', 'answering an error', '6.5 / 7.2', '6.2 / 7.5', '0 / 0']),
+  mdRow(['toolsource-server.mjs', 'ignoring it (no answer)', '100 / 104', '1006 / 1007', '**+907 / +903** (the probe timeout)']),
+  mdRow(['E1-exits-before-initialize.mjs', 'exiting', '97 / 96', '167 / 198', '**+70 / +102** (a second start)']),
+  '',
+  'Against the SDK v2 server (`spec-tests/fixtures/v2-server.mjs` over stdio, run B), against `protocolEra: \'modern\'` (no probe, no refusal): with no era configured (the default) +15 ms against the modern-only server (its `initialize` is refused with -32022, then 2026-07-28) and +16 ms against the dual-era one (served in 2025, no upgrade); `auto` +39 and −46 ms. Those are within this box\'s noise at ~350 ms connects (±30–40 ms between runs, as server-everything\'s +31 / +4 shows): what either costs there is one exchange with a started server.',
+  '',
+  'The default this led to (`DEFAULT_PROTOCOL_ERA`, src/client/era.ts): **legacy, with upgrade on refusal**. The rule was `auto` as the default only if it cost ≤ 10 ms against every kind of server; against servers that answer the probe with an error it is within the noise, but a legacy server that ignores unknown methods pays the whole probe timeout (~0.9 s) and one that exits on them a second start (+70–190 ms in these and earlier runs), on every connect without a cached verdict. So with no era configured the client sends the 2025 `initialize` (nothing extra against any 2025 server) and follows a modern-only server\'s -32022 refusal to 2026-07-28 (one more exchange, against modern-only servers alone); `auto` (probe first, verdict cached per stdio configuration or HTTP origin) and `modern` are opt-in, per server or per client. The SDK v2 client also defaults to legacy (`versionNegotiation.mode`).',
 ];
 
 export function renderResultsMd(run: RunSummary): string {
@@ -148,13 +176,15 @@ export function renderResultsMd(run: RunSummary): string {
     '',
     'e2e: each client talks to its own `server-everything` (stdio; in `e2e-concurrent16-echo`, its own `bench/fixtures/echo-server.mjs`; in `e2e-modern-concurrent16`, its own SDK v2 server, `bench/fixtures/v2-echo-server.mjs`, modern only, one per transport: `serveStdio`, or `createMcpHandler` behind `node:http` on 127.0.0.1 started and stopped by the bench) on the same Node, every server with the same (whole host) environment; only one client works at a time, so `process.cpuUsage()` deltas around a phase are that client\'s CPU; the server\'s CPU per call comes from `/proc/<pid>/stat` (10 ms ticks). The long-lived clients (`e2e-sequential`, `e2e-concurrent16`, `e2e-concurrent16-echo`, `e2e-modern-concurrent16`) make 30,000 calls per client (5,000 in `--quick`; `e2e-modern-concurrent16` 20,000 over stdio and 8,000 over HTTP per client, 1,000 and 500 in `--quick`) before the first round and take no forced GC between samples: both clients\' CPU per call keeps falling for the first ~30k calls (mcpwire ~60 → ~12 us, the SDK ~110 → ~25 us, measured), and a `gc()` before each sample doubled both steady-state figures, so without these a sample measured warm-up and GC rather than calls. A host keeps its connections for hours. memory-16mib: one fresh `--expose-gc` process per sample; 64 KiB reads are fresh allocations as from a pipe; peak of `heapUsed + arrayBuffers` (and of rss) over samples taken after each read and at each JSON.parse, minus the level before the first read, divided by the message size.',
     '',
-    '## Targets (issue 4)',
+    '## Targets (issue 4; e2e-modern-concurrent16: #17)',
     '',
     mdRow(['target', 'this run', 'issue\'s SDK reference', 'verdict']),
     mdRow(['---', '---', '---', '---']),
     ...run.targets.map((t) => mdRow([t.target, t.figure ?? '–', t.reference || '–', t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'])),
     '',
     ...WHY_MISSED,
+    '',
+    ...ERA_PROBE,
     '',
     '## Ratios',
     '',
