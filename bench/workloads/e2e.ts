@@ -413,8 +413,8 @@ const MODERN_CLIENTS = ['sdk-v2', 'mcpwire', 'floor-wire'] as const;
  * Fewer in --quick keep bench.test.ts fast.
  */
 const MODERN_TRANSPORTS = [
-  { server: 'v2-stdio', suffix: ' stdio', calls: 3_000, warmUp: 20_000, quickCalls: 500, quickWarmUp: 1_000 },
-  { server: 'v2-http', suffix: ' http', calls: 1_500, warmUp: 8_000, quickCalls: 300, quickWarmUp: 500 },
+  { server: 'v2-stdio', suffix: ' stdio', calls: 3_000, warmUp: 20_000, quickCalls: 400, quickWarmUp: 800 },
+  { server: 'v2-http', suffix: ' http', calls: 1_500, warmUp: 8_000, quickCalls: 200, quickWarmUp: 400 },
 ] as const;
 
 /**
