@@ -13,14 +13,19 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEYS = ['workload', 'contender', 'unit', 'median', 'min', 'max', 'baseline', 'ratio', 'rounds'];
 
-test('bench --quick --json prints one array of well-formed records whose ratio is median / baseline median', async () => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', '--only', 'encode-small', '--only', 'ndjson-utf8-64k'], {
+async function quickRecords(...workloads: string[]): Promise<BenchRecord[]> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', ...workloads.flatMap((w) => ['--only', w])], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
   const records = JSON.parse(stdout) as BenchRecord[];
   assert.ok(Array.isArray(records));
-  assert.deepEqual([...new Set(records.map((r) => r.workload))].sort(), ['encode-small', 'ndjson-utf8-64k']);
+  assert.deepEqual([...new Set(records.map((r) => r.workload))].sort(), [...workloads].sort());
+  return records;
+}
+
+/** Every record well-formed, its ratio its median over the baseline's median in the same run. */
+function assertWellFormed(records: readonly BenchRecord[]): void {
   for (const r of records) {
     assert.deepEqual(Object.keys(r).sort(), [...KEYS].sort(), JSON.stringify(r));
     assert.ok((WORKLOADS as readonly string[]).includes(r.workload));
@@ -33,6 +38,27 @@ test('bench --quick --json prints one array of well-formed records whose ratio i
     assert.ok(base, `${r.workload}: the baseline ${r.baseline} has a record`);
     assert.ok(Math.abs(r.ratio - r.median / base.median) <= 1e-9 * Math.abs(r.ratio), `${r.workload}/${r.contender}: ratio = median / baseline median`);
   }
+}
+
+test('bench --quick --json prints one array of well-formed records whose ratio is median / baseline median', async () => {
+  const records = await quickRecords('encode-small', 'ndjson-utf8-64k');
+  assertWellFormed(records);
   // Every contender the issue names for stdio framing takes part in ndjson-utf8-64k.
   assert.deepEqual(records.filter((r) => r.workload === 'ndjson-utf8-64k').map((r) => r.contender).sort(), [...FRAMING_CONTENDERS].sort());
+});
+
+test('e2e-modern-concurrent16 --quick: mcpwire, the SDK v2 client and the bare wire against the SDK v2 server, over stdio and HTTP', async () => {
+  // The workload itself checks that each client is in the 2026-07-28 era and that its echo answers; it fails the run otherwise.
+  const records = await quickRecords('e2e-modern-concurrent16');
+  assertWellFormed(records);
+  for (const transport of ['stdio', 'http']) {
+    for (const unit of [`calls/s ${transport}`, `us CPU/call ${transport}`]) {
+      const rows = records.filter((r) => r.unit === unit);
+      assert.deepEqual(rows.map((r) => r.contender).sort(), ['floor-wire', 'mcpwire', 'sdk-v2'], unit);
+      for (const r of rows) {
+        assert.equal(r.baseline, 'sdk-v2');
+        assert.ok(r.median > 0 && Number.isFinite(r.median), `${unit}/${r.contender}: ${r.median}`);
+      }
+    }
+  }
 });

@@ -21,6 +21,7 @@ const COLORS: Record<ContenderId, string> = {
   'bare-client': '#e599f7',
   'one-server': '#ced4da',
   'bare-script': '#495057',
+  'floor-wire': '#212529',
 };
 
 const WIDTH = 1000;

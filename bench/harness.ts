@@ -9,12 +9,15 @@ import { runInNewContext } from 'node:vm';
 /** The contenders of the stdio framing workloads, every one of which takes part in ndjson-*. */
 export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson', 'floor-bytes', 'floor-string'] as const;
 /**
- * import-cold adds the SDK v2 client package and a bare `node -e 0` process;
+ * import-cold and the e2e workloads add the SDK v2 client (import-cold: its
+ * package; e2e: its Client, the baseline of e2e-modern-concurrent16);
+ * import-cold a bare `node -e 0` process;
  * the tool-source workloads compare the tool source with a bare McpClient
  * (dispatch) and with one server (start-up); the CLI's start-up is measured
- * against a bare script that talks to the same server (bare-script).
+ * against a bare script that talks to the same server (bare-script);
+ * e2e-modern-concurrent16 has the bare wire as its floor (floor-wire).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'bare-script'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'bare-script', 'floor-wire'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -35,6 +38,7 @@ export const WORKLOADS = [
   'e2e-sequential',
   'e2e-concurrent16',
   'e2e-concurrent16-echo',
+  'e2e-modern-concurrent16',
   'memory-16mib',
   'import-cold',
   'toolsource-dispatch',
@@ -195,7 +199,7 @@ export function toRecords(workload: WorkloadId, baseline: ContenderId, samples: 
 
 /** Higher-is-better units (the rest are costs: lower is better). */
 export function higherIsBetter(unit: string): boolean {
-  return unit === 'calls/s';
+  return unit === 'calls/s' || unit.startsWith('calls/s ');
 }
 
 /**

@@ -27,6 +27,8 @@ export const TARGET_RATIOS: readonly { workload: WorkloadId; unit: string; ratio
   { workload: 'sse-per-event', unit: 'ns/event', ratio: 2 },
   { workload: 'e2e-concurrent16', unit: 'us CPU/call', ratio: 0.35 },
   { workload: 'e2e-concurrent16', unit: 'calls/s', ratio: 1.5 },
+  { workload: 'e2e-modern-concurrent16', unit: 'us CPU/call stdio', ratio: 0.25 },
+  { workload: 'e2e-modern-concurrent16', unit: 'us CPU/call http', ratio: 0.25 },
   { workload: 'cli-cold-tools', unit: 'ms', ratio: 1.15 },
   { workload: 'cli-version', unit: 'ms', ratio: 1.5 },
 ];
@@ -99,6 +101,21 @@ function importColdTarget(records: readonly BenchRecord[]): TargetResult {
   return { target, reference, figure: `${share.toFixed(3)} (floor ${ms(floor)} ms, mcpwire ${ms(mine)}, v1 ${ms(v1)}, v2 ${ms(v2)})`, met: share <= 0.2 };
 }
 
+/**
+ * e2e-modern-concurrent16 (#17 Bench): mcpwire's client CPU per call over
+ * one transport against the SDK v2 client's; the bare wire's ratio
+ * (floor-wire) is shown beside it, since no client can cost less than it.
+ */
+function modernTarget(records: readonly BenchRecord[], transport: 'stdio' | 'http'): TargetResult {
+  const unit = `us CPU/call ${transport}`;
+  const target = `e2e-modern-concurrent16 ${transport}: client CPU/call ≤ 0.25× the SDK v2 client's`;
+  const mine = find(records, 'e2e-modern-concurrent16', 'mcpwire', unit);
+  if (!mine) return { target, reference: '' };
+  const floor = find(records, 'e2e-modern-concurrent16', 'floor-wire', unit);
+  const beside = floor ? `; floor-wire ${x(floor.ratio)}, mcpwire ${x(mine.median / floor.median)} of the floor` : '';
+  return { target, reference: '', figure: `${x(mine.ratio)} (${num(mine.median)} us CPU/call, range ${num(mine.min)}–${num(mine.max)})${beside}`, met: mine.ratio <= 0.25 };
+}
+
 /** The tool source's ratio on one workload and unit against that workload's baseline. */
 function toolSourceTarget(records: readonly BenchRecord[], target: string, workload: WorkloadId, unit: string, limit: number): TargetResult {
   const mine = find(records, workload, 'toolsource', unit);
@@ -125,6 +142,8 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     ratioTarget(records, 'sse-per-event ≤ 2× JSON.parse floor', 'SDK ≈ 13×', 'sse-per-event', 2),
     ratioTarget(records, 'e2e-concurrent16 client CPU/call ≤ 0.35× SDK', '', 'e2e-concurrent16', 0.35, 'us CPU/call'),
     ratioTarget(records, 'e2e-concurrent16 throughput ≥ 1.5× SDK', '', 'e2e-concurrent16', 1.5, 'calls/s', true),
+    modernTarget(records, 'stdio'),
+    modernTarget(records, 'http'),
     memoryTarget(records),
     importColdTarget(records),
     toolSourceTarget(records, 'toolsource-dispatch: CPU per call ≤ 1.05× a bare McpClient', 'toolsource-dispatch', 'us CPU/call', 1.05),
