@@ -118,3 +118,32 @@ test('no child process is left behind by this file', async () => {
   assert.ok(startedPids.size >= 7);
   for (const pid of startedPids) assert.ok(await waitGone(pid), `process ${pid} is gone`);
 });
+
+test('L2/#18 item 5: close({ hurry }) skips end of input: SIGTERM at once, SIGKILL 200 ms later, even with 5 s steps; pending calls reject', async (t) => {
+  const log = tempLog(t, 'l2');
+  const { client, pid } = await start(t, { mode: 'ignore-term', env: { FAULT_LOG: log }, shutdownStepMs: 5_000 });
+  await client.ping();
+  const hanging = assert.rejects(client.callTool('hang'), ClosedError);
+  const startedAt = Date.now();
+  await client.close({ hurry: true });
+  const tookMs = Date.now() - startedAt;
+  await hanging;
+  assert.deepEqual(events(log), ['EVENT SIGTERM'], 'no end of input first: SIGTERM, then SIGKILL (which it cannot log)');
+  assert.ok(!isAlive(pid), 'the process is gone when close() resolves');
+  // The graceful ladder would take 10 s here (two 5 s steps); a hurried close is the 200 ms grace and a poll or two.
+  assert.ok(tookMs < 2_000, `close({ hurry }) took ${tookMs} ms`);
+});
+
+test('L2/#18 item 5: a hurried close escalates a graceful one already under way', async (t) => {
+  const log = tempLog(t, 'l2');
+  const { client, pid } = await start(t, { mode: 'ignore-term', env: { FAULT_LOG: log }, shutdownStepMs: 5_000 });
+  await client.ping();
+  const graceful = client.close();
+  await delay(100);
+  const startedAt = Date.now();
+  await client.close({ hurry: true });
+  await graceful;
+  assert.ok(Date.now() - startedAt < 2_000, 'the graceful close did not hold the hurried one for its 5 s steps');
+  assert.deepEqual(events(log), ['EVENT stdin-end', 'EVENT SIGTERM']);
+  assert.ok(!isAlive(pid));
+});

@@ -7,7 +7,7 @@
 // quotes nothing). A canary stands for the secret a user would type.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -192,4 +192,23 @@ describe('#18 item 3: an unset ${env:X} fails only its own server', () => {
     assert.match(doctor.stdout + doctor.stderr, /MCPWIRE_U2_NEVER_SET/);
     assert.match(doctor.stdout + doctor.stderr, /good/);
   });
+});
+
+describe('#18 item 5: a deadline stops the servers at once', () => {
+  const faultServer = path.join(root, 'spec-tests', 'fixtures', 'fault-server.mjs');
+  for (const mode of ['ignore-term', 'ignore-eof']) {
+    test(`U1/L2: --timeout 2000 on a call a ${mode} server never answers: exit 5 soon after 2 s (the graceful ladder took 2–4 s more), and no server left`, { skip: process.platform === 'win32' }, async () => {
+      const marker = `u2-deadline-${mode}-${process.pid}`;
+      const began = performance.now();
+      const run = await mcpwire(['call', 'hang', '--timeout', '2000', '--', process.execPath, faultServer, mode, marker]);
+      const tookMs = performance.now() - began;
+      assert.equal(run.status, 5, run.stderr);
+      // The command's deadline or the request's share of it, whichever fires first on a loaded machine: both name the flag.
+      assert.match(run.stderr, /TimeoutError: [^]*--timeout bounds the whole command/);
+      // Generous for a loaded machine: process start, 2 s, then SIGTERM and SIGKILL 200 ms apart.
+      assert.ok(tookMs < 3_700, `took ${Math.round(tookMs)} ms`);
+      const left = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
+      assert.equal(left.stdout.trim(), '', `a server is left: ${left.stdout}`);
+    });
+  }
 });

@@ -28,23 +28,40 @@ export function err(text: string): void {
 }
 
 /** What is open right now (tool sources, clients): what a signal must close before the CLI exits. */
-export const openServers = new Set<{ close(): Promise<unknown> }>();
+export const openServers = new Set<{ close(options?: { hurry?: boolean }): Promise<unknown> }>();
+
+/** What the command is doing now, for the one line a signal prints ("calling echo", "starting fs"). */
+let activity: string | undefined;
+
+/** Says what the command is doing from now on (undefined: nothing worth naming); the status line sets it too. */
+export function doing(what: string | undefined): void {
+  activity = what;
+}
 
 /**
  * The library leaves SIGINT and SIGTERM to its host, and this command is a
- * host: on either it closes everything open (end of input, then SIGTERM and
- * SIGKILL to each server's process group) and exits with 128 + the signal's
- * number, as a shell reports a process a signal stopped (130, 143). A second
- * signal exits at once; servers left then are SIGKILLed by the library's
- * exit hook.
+ * host: on either it prints one line saying what was interrupted, stops
+ * everything open at once (#18 item 5: SIGTERM to each server's process
+ * group, SIGKILL 200 ms later; not the graceful end-of-input ladder a host
+ * gets by default) and exits with 128 + the signal's number, as a shell
+ * reports a process a signal stopped (130, 143). A second signal exits at
+ * once; servers left then are SIGKILLed by the library's exit hook.
  */
+let stopping = false;
+
+/** A signal is stopping the command: what fails from now on (the closed connections) is its doing, not news. */
+export function interrupted(): boolean {
+  return stopping;
+}
+
 export function closeOnSignals(): void {
-  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     const status = signal === 'SIGINT' ? 130 : 143;
     if (stopping) process.exit(status);
     stopping = true;
-    void Promise.allSettled([...openServers].map((open) => open.close())).then(() => process.exit(status));
+    // A status line being drawn is erased first, so the line stands alone.
+    err(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}mcpwire: interrupted by ${signal}${activity ? ` while ${activity}` : ''}; servers stopped\n`);
+    void Promise.allSettled([...openServers].map((open) => open.close({ hurry: true }))).then(() => process.exit(status));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -122,16 +122,25 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     protocol: (key) => protocols.get(key),
   };
   let timer: NodeJS.Timeout | undefined;
+  let late = false;
   try {
     if (timeoutMs === undefined) return await job(session);
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError({ server: keys.length === 1 ? keys[0]! : '' }, timeoutMs, ' (--timeout bounds the whole command, server start included)')), timeoutMs);
+      timer = setTimeout(() => {
+        late = true;
+        reject(new TimeoutError({ server: keys.length === 1 ? keys[0]! : '' }, timeoutMs, ' (--timeout bounds the whole command, server start included)'));
+      }, timeoutMs);
     });
     return await Promise.race([job(session), deadline]);
+  } catch (error) {
+    // A request that ran out of time also ends the command: its servers are stopped as after the deadline.
+    if (error instanceof TimeoutError) late = true;
+    throw error;
   } finally {
     clearTimeout(timer);
     try {
-      await source.close();
+      // Past the deadline the servers are stopped at once (#18 item 5): the command promised to be done by now.
+      await source.close({ hurry: late });
     } finally {
       openServers.delete(source);
     }

@@ -3,6 +3,8 @@
 // a terminal, only after a second, updated with the elapsed time, and erased
 // when the wait ends so that it never mixes with what the command prints.
 
+import { doing } from './process.js';
+
 /** A wait shorter than this shows nothing: most servers start well within it. */
 const SHOW_AFTER_MS = 1_000;
 const REFRESH_MS = 100;
@@ -12,7 +14,8 @@ export type StatusLine = (() => void) & { set(what: string): void };
 
 /** Starts a status line for `what`; the returned function ends it (erasing it if it was shown). */
 export function statusLine(what: string): StatusLine {
-  if (!process.stderr.isTTY) return Object.assign(() => {}, { set: () => {} });
+  doing(what);
+  if (!process.stderr.isTTY) return Object.assign(() => doing(undefined), { set: (next: string) => doing(next) });
   const began = Date.now();
   let shown = false;
   const draw = () => {
@@ -27,6 +30,7 @@ export function statusLine(what: string): StatusLine {
   }, SHOW_AFTER_MS);
   delay.unref();
   const end = () => {
+    doing(undefined);
     clearTimeout(delay);
     if (interval) clearInterval(interval);
     if (shown) process.stderr.write('\r\x1b[2K');
@@ -34,6 +38,7 @@ export function statusLine(what: string): StatusLine {
   return Object.assign(end, {
     set: (next: string) => {
       what = next;
+      doing(next);
     },
   });
 }

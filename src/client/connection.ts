@@ -504,13 +504,13 @@ export class Connection {
    * shutdown can take three grace periods to die. Resolves when the
    * transport has shut down.
    */
-  async close(options: { force?: boolean } = {}): Promise<void> {
+  async close(options: { force?: boolean; hurry?: boolean } = {}): Promise<void> {
     if (this.currentState === 'idle') {
       this.ending({ reason: 'closed' }, 'closed');
       return;
     }
     if (this.currentState === 'open') this.ending({ reason: 'closed' }, 'closing');
-    await (options.force && this.transport.kill ? this.transport.kill() : this.transport.close());
+    await (options.force && this.transport.kill ? this.transport.kill() : options.hurry && this.transport.hurry ? this.transport.hurry() : this.transport.close());
     this.currentState = 'closed';
   }
 

@@ -155,6 +155,8 @@ export class ServerSupervisor {
   private reason: string | undefined;
   private lastError: string | undefined;
   private lastErrorCode: McpErrorCode | undefined;
+  /** Clients a stop() is still closing: a later hurried close escalates them. */
+  private readonly closing = new Set<McpClient>();
   private nextAttemptAt: number | undefined;
   private restarts = 0;
   private failures = 0;
@@ -322,19 +324,23 @@ export class ServerSupervisor {
   }
 
   /** Ends the connection or start in progress and settles in `state` (idle, disabled or closed). */
-  private async stop(state: 'idle' | 'disabled' | 'closed'): Promise<void> {
+  private async stop(state: 'idle' | 'disabled' | 'closed', hurry = false): Promise<void> {
     const client = this.client;
     const starting = this.starting;
     this.client = undefined;
     this.setState(state);
     this.startAbort?.abort(new ClosedError({ server: this.key }, { reason: 'closed' }));
-    await Promise.allSettled([client?.close(), this.discovering?.close(), starting]);
+    // A hurried close also hurries the clients an earlier, graceful close is still stopping (Ctrl-C during a slow exit).
+    const closing = [client, this.discovering, ...(hurry ? this.closing : [])].filter((c): c is McpClient => c !== undefined);
+    for (const c of closing) this.closing.add(c);
+    await Promise.allSettled([...closing.map((c) => c.close({ hurry }).finally(() => this.closing.delete(c))), starting]);
   }
 
-  async close(): Promise<void> {
+  /** `hurry`: see McpClient.close(); for a host that is itself stopping. */
+  async close(options: { hurry?: boolean } = {}): Promise<void> {
     this.cancelTimer();
     // A start in progress ends with its client closed (see start()); closing the one discovering stops its tools/list now.
-    await this.stop('closed');
+    await this.stop('closed', options.hurry === true);
   }
 
   // --- lifecycle -------------------------------------------------------------------

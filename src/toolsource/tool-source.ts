@@ -475,10 +475,15 @@ export class ToolSource {
     return () => this.listeners[event].delete(listener);
   }
 
-  /** Closes every server (S4): stdio process groups stopped, HTTP sessions deleted. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes every server (S4): stdio process groups stopped, HTTP sessions
+   * deleted. Idempotent. `hurry`, for a host that is itself stopping (a
+   * deadline, a signal): stdio servers get SIGTERM at once and SIGKILL 200 ms
+   * later, instead of end of input and the graceful 2 s steps.
+   */
+  async close(options: { hurry?: boolean } = {}): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.supervisors.values()].map((s) => s.close()));
+    await Promise.allSettled([...this.supervisors.values()].map((s) => s.close(options)));
   }
 
   [Symbol.asyncDispose](): Promise<void> {

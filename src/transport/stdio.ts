@@ -33,6 +33,8 @@ function loadSpawn(): Promise<typeof crossSpawn> {
 export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
 /** Each shutdown step waits this long for the process to exit (the official SDK uses the same 2 s). */
 export const DEFAULT_SHUTDOWN_STEP_MS = 2_000;
+/** hurry(): how long a server has between SIGTERM and SIGKILL. Long enough to flush and exit; short enough for Ctrl-C to feel instant. */
+export const HURRY_GRACE_MS = 200;
 /**
  * After the process exits, how long to wait for its stdout/stderr pipes to
  * drain: the last answer or the last stderr line may still be in flight.
@@ -92,6 +94,8 @@ export class StdioTransport implements Transport {
   private closePromise: Promise<void> | undefined;
   private group: ProcessGroup | undefined;
   private stopping: Promise<void> | undefined;
+  /** hurry() was called: SIGTERM went to the group, SIGKILL follows after HURRY_GRACE_MS. */
+  private hurried = false;
   /** kill() was called: the shutdown steps start at SIGKILL. */
   private killNow = false;
   private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
@@ -326,6 +330,24 @@ export class StdioTransport implements Transport {
    * when a close() is already stepping through them. Resolves once the
    * group is gone (or after one shutdown step, if something survives it).
    */
+  hurry(): Promise<void> {
+    this.closingByUs = true;
+    if (!this.hurried && this.group && !(this.exited && !this.group.alive())) {
+      this.hurried = true;
+      const group = this.group;
+      group.signal('SIGTERM');
+      // Not unref'd: the host waits for this close, and the SIGKILL must come even if nothing else is pending.
+      const timer = setTimeout(() => group.signal('SIGKILL'), HURRY_GRACE_MS);
+      void this.closed().finally(() => clearTimeout(timer));
+    }
+    return this.close();
+  }
+
+  /** Resolves when the whole group is gone, or after HURRY_GRACE_MS plus one poll past the SIGKILL. */
+  private async closed(): Promise<void> {
+    await this.waitForGroupExit(HURRY_GRACE_MS * 2 + GROUP_POLL_MS);
+  }
+
   kill(): Promise<void> {
     this.closingByUs = true;
     this.killNow = true;
@@ -382,6 +404,11 @@ export class StdioTransport implements Transport {
     if (this.killNow) {
       group.signal('SIGKILL');
       await this.waitForGroupExit(step);
+      return group.release();
+    }
+    if (this.hurried) {
+      // SIGTERM went out and SIGKILL is timed (hurry()): only wait for the group to go.
+      await this.waitForGroupExit(HURRY_GRACE_MS * 2 + GROUP_POLL_MS);
       return group.release();
     }
     if (gentle) {

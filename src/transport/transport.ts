@@ -107,6 +107,14 @@ export interface Transport {
    */
   kill?(): Promise<void>;
   /**
+   * Stop now, for a host that is itself being stopped (a deadline, Ctrl-C:
+   * #18 item 5): stdio sends SIGTERM to the process group at once and
+   * SIGKILL after a short grace (HURRY_GRACE_MS), skipping the end-of-input
+   * step and the long waits of close(). Transports without it are closed
+   * with close(). Idempotent; escalates a close() under way.
+   */
+  hurry?(): Promise<void>;
+  /**
    * Values the owner of the client wants removed from everything this
    * transport reports (stderr tail, noise, error text), beside those it
    * knows itself (McpClientOptions.secrets). Called before start().
