@@ -15,7 +15,7 @@ import { describeDiagnostic } from '../util/text.js';
 import { matchC2s } from './compare.js';
 import { IdBook } from './id-book.js';
 import { show } from './json-diff.js';
-import { checkOutcome, describeError, describeOp, startOp, type Outcome } from './ops.js';
+import { checkOutcome, describeError, describeOp, replayClientOptions, startOp, type Outcome } from './ops.js';
 import { fillIdPlaceholders, rewriteMessage } from './rewrite.js';
 import type { ServerSide, ServerSideFactory } from './server-side.js';
 import { stdioServerSides } from './stdio-server-side.js';
@@ -146,6 +146,7 @@ class CaseRun {
       const timeoutMs = this.transcript.header.client?.timeoutMs;
       // Created after start(): an HTTP server side only knows its URL once it listens.
       this.client = new McpClient(this.server.createTransport(), {
+        ...replayClientOptions(this.transcript.header.client),
         timeoutMs,
         // initialize is a request like any other here: the case's default timeout applies to it too.
         connectTimeoutMs: timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,

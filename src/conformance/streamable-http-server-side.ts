@@ -12,15 +12,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
-import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, sseEvent } from './http-server-side.js';
+import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, silentProbeSkipReason, sseEvent } from './http-server-side.js';
 import { show } from './json-diff.js';
 import type { ServerSideFactory } from './server-side.js';
 import { isId, isObject } from '../jsonrpc/message.js';
+import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import type { RecordedId } from './transcript.js';
 
 export const streamableHttpServerSides: ServerSideFactory = {
   transport: 'streamable-http',
-  skipReason: rawBytesSkipReason,
+  skipReason: (transcript) => rawBytesSkipReason(transcript) ?? silentProbeSkipReason(transcript),
   create: (caseName) => new StreamableHttpServerSide(caseName),
 };
 
@@ -136,6 +137,12 @@ class StreamableHttpServerSide extends HttpServerSide {
     const method = isObject(value) && typeof value.method === 'string' ? value.method : undefined;
     const isRequest = method !== undefined && isObject(value) && 'id' in value;
     const what = method ?? (isObject(value) && 'id' in value ? `response to ${show(value.id)}` : show(value));
+
+    // 2026-07-28: a modern message names its version in _meta, and its MCP-Protocol-Version header must say the same.
+    const metaVersion = isObject(value) && isObject(value.params) && isObject(value.params._meta) ? value.params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    if (typeof metaVersion === 'string' && req.headers['mcp-protocol-version'] !== metaVersion) {
+      return this.refuse(res, 400, `POST ${what}: MCP-Protocol-Version is ${show(req.headers['mcp-protocol-version'] ?? null)}, but the message's _meta names ${show(metaVersion)}`);
+    }
 
     if (method === 'initialize' && isRequest) {
       // "A server … MAY assign a session ID at initialization time, by including it in an MCP-Session-Id header
