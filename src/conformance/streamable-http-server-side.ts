@@ -44,6 +44,8 @@ class StreamableHttpServerSide extends HttpServerSide {
   private negotiatedVersion: string | undefined;
   /** The client has sent notifications/initialized: from then on it knows the version and MUST send it. */
   private initialized = false;
+  /** The initialize request's stream until its first event: its headers (and session id) are not sent yet. */
+  private readonly unopened = new Set<ServerResponse>();
   /** Open request streams, oldest first. */
   private readonly open: RequestStream[] = [];
   private getStream: ServerResponse | undefined;
@@ -157,7 +159,9 @@ class StreamableHttpServerSide extends HttpServerSide {
 
     if (isRequest) {
       const stream: RequestStream = { id: isId(value.id) ? value.id : String(value.id), progressToken: progressTokenOfRequest(value), res };
-      this.openSse(res, method === 'initialize' ? { 'mcp-session-id': this.sessionId! } : {});
+      // initialize's stream opens with its first event: the session id goes only on an InitializeResult's response.
+      if (method === 'initialize') this.unopened.add(res);
+      else this.openSse(res);
       this.open.push(stream);
       res.on('close', () => this.forget(stream));
       res.on('error', () => {}); // 'close' reports it
@@ -236,11 +240,21 @@ class StreamableHttpServerSide extends HttpServerSide {
       this.note(`${what}: dropped, the client had already closed that stream`);
       return;
     }
+    if (this.unopened.delete(res)) {
+      // "MAY assign a session ID … on the HTTP response containing the InitializeResult": a refused initialize gets none.
+      const refused = (Array.isArray(msg) ? msg : [msg]).some((item) => isResponse(item) && item.id === this.initializeId && 'error' in item);
+      if (refused) {
+        this.sessionId = undefined;
+        this.note('initialize refused: no session issued');
+      }
+      this.openSse(res, this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId });
+    }
     this.note(what);
     res.write(sseEvent(msg));
   }
 
   private closeStream(stream: RequestStream): void {
+    if (this.unopened.delete(stream.res)) this.openSse(stream.res);
     this.forget(stream);
     stream.res.end();
   }
@@ -248,6 +262,7 @@ class StreamableHttpServerSide extends HttpServerSide {
   private forget(stream: RequestStream): void {
     const index = this.open.indexOf(stream);
     if (index !== -1) this.open.splice(index, 1);
+    this.unopened.delete(stream.res);
   }
 
   /** The version this server agreed to: the protocolVersion of its answer to initialize. */
