@@ -58,6 +58,7 @@ const MODERN_CASES = [
   'everything-auto-probe-method-not-found',
   'auto-probe-silent-fallback',
   'v2-legacy-task-call',
+  'modern-task-call-input-required',
   'v2-modern-streamable-http',
 ];
 
@@ -121,6 +122,7 @@ describe('a replay fails when the client speaks another era than the recorded on
     { name: 'v2-legacy-first-32022-retry', suffix: 'pinned-legacy', client: (c) => ({ ...c, protocolEra: 'legacy' }), detail: /c2s server\/discover: the client never sent it|op connect/ },
     // Without the handler the capabilities in each request's _meta differ (and the input request could not be answered).
     { name: 'v2-input-required-elicitation', suffix: 'no-handler', client: ({ elicitation: _e, ...c }) => c, detail: /_meta\["io\.modelcontextprotocol\/clientCapabilities"\]\.elicitation: missing/ },
+    { name: 'modern-task-call-input-required', suffix: 'pinned-legacy', client: (c) => ({ ...c, protocolEra: 'legacy' }), detail: /expected "server\/discover", got "initialize"/ },
     { name: 'v2-legacy-task-call', suffix: 'auto', client: (c) => ({ ...c, protocolEra: 'auto' }), detail: /expected "initialize", got "server\/discover"/ },
   ];
   for (const c of cases) {

@@ -237,6 +237,14 @@ function cases(fixture) {
       ops: [op.connect, { op: 'listTools' }, op.call('slow-task', { ms: 1 }), op.close],
     },
     {
+      name: 'modern-task-call-input-required',
+      description: 'a 2026-07-28 fixture serving the tasks extension (no real server does yet), the client pinned modern: a tools/call answered with a task, polled with tasks/get, its input_required answered by the elicitation handler through tasks/update, the result inline in the last tasks/get',
+      server: ['--', ...seeded(path.join(FIXTURES, 'modern-tasks-server.mjs'))],
+      era: 'modern',
+      elicit: { action: 'accept', content: { sure: true } },
+      ops: [op.connect, { op: 'listTools' }, op.call('confirm', { question: 'Sure?' }), op.close],
+    },
+    {
       name: 'v2-modern-streamable-http',
       description: 'the SDK v2 server, modern only, over Streamable HTTP, the client pinned modern: server/discover, then tools, progress over an SSE answer and an input_required round, with MCP-Protocol-Version on every POST and no session',
       v2Http: 'modern',
