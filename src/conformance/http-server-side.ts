@@ -17,7 +17,7 @@ import { isObject } from '../jsonrpc/message.js';
 import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import { show } from './json-diff.js';
 import type { ServerSide, ServerSideEvents } from './server-side.js';
-import type { Transcript } from './transcript.js';
+import { silentProbeLine, type Transcript } from './transcript.js';
 
 /**
  * How long a notifications/cancelled is held back when the request it
@@ -67,15 +67,9 @@ export function modernEraSkipReason(transcript: Transcript): string | undefined 
  * (over HTTP the probe is an ordinary request and no answer is an error).
  */
 export function silentProbeSkipReason(transcript: Transcript): string | undefined {
-  const events = transcript.events;
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i]!;
-    if (event.kind !== 'c2s' || !isObject(event.msg) || event.msg.method !== 'server/discover' || !('id' in event.msg)) continue;
-    const id = event.msg.id;
-    const answered = events.slice(i + 1).some((later) => later.kind === 's2c' && 'msg' in later.action && (Array.isArray(later.action.msg) ? later.action.msg : [later.action.msg]).some((m) => isObject(m) && !('method' in m) && m.id === id));
-    if (!answered) return `line ${event.line}: the server/discover probe is never answered, and taking silence for a 2025 server is stdio's rule only (over HTTP the probe times out as an error), so such cases are skipped over HTTP`;
-  }
-  return undefined;
+  const line = silentProbeLine(transcript);
+  if (line === undefined) return undefined;
+  return `line ${line}: the server/discover probe is never answered, and taking silence for a 2025 server is stdio's rule only (over HTTP the probe times out as an error), so such cases are skipped over HTTP`;
 }
 
 /** One SSE event as a server writes it. `data` that is not a string is sent as JSON. */

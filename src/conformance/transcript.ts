@@ -355,6 +355,22 @@ export function protocolEraOf(client: TranscriptClient | undefined): ProtocolEra
   return era === 'auto' || era === 'legacy' || era === 'modern' ? era : { version: era };
 }
 
+/**
+ * The line of a server/discover request that no s2c line answers (a probe
+ * the recorded server left silent), or undefined when every probe is answered.
+ */
+export function silentProbeLine(transcript: Transcript): number | undefined {
+  const events = transcript.events;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.kind !== 'c2s' || !isObject(event.msg) || event.msg.method !== 'server/discover' || !('id' in event.msg)) continue;
+    const id = event.msg.id;
+    const answered = events.slice(i + 1).some((later) => later.kind === 's2c' && 'msg' in later.action && (Array.isArray(later.action.msg) ? later.action.msg : [later.action.msg]).some((m) => isObject(m) && !('method' in m) && m.id === id));
+    if (!answered) return event.line;
+  }
+  return undefined;
+}
+
 /** The case's time budget: twice the sum of its ops' timeouts (TRANSCRIPTS.md, "What passing means"). */
 export function caseBudgetMs(transcript: Transcript): number {
   const fallback = transcript.header.client?.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
