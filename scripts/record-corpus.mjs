@@ -26,11 +26,16 @@ const FILESYSTEM = path.join(MODULES, 'server-filesystem', 'dist', 'index.js');
 const MEMORY = path.join(MODULES, 'server-memory', 'dist', 'index.js');
 const SDK_EXAMPLES = path.join(MODULES, 'sdk', 'dist', 'esm', 'examples', 'server');
 const SEEDED = path.join(ROOT, 'scripts', 'corpus', 'seeded-random.mjs');
-const BIND_LOOPBACK = path.join(ROOT, 'spec-tests', 'fixtures', 'bind-loopback.mjs');
+const FIXTURES = path.join(ROOT, 'spec-tests', 'fixtures');
+const BIND_LOOPBACK = path.join(FIXTURES, 'bind-loopback.mjs');
+/** The official SDK v2 server (@modelcontextprotocol/server), the real 2026-07-28 peer (#17). */
+const V2_SERVER = path.join(FIXTURES, 'v2-server.mjs');
 /** What a fixture folder's real path is replaced by in the transcripts. */
 const FIXTURE_PLACEHOLDER = '/corpus-fixture';
 /** server-everything prints toLocaleTimeString() in its dynamic resources. */
 const CLOCK_PATTERN = 'created at \\d{1,2}:\\d{2}:\\d{2}(\\s?[AP]M)?=created at 00:00:00';
+/** v2-tasks.mjs names its tasks after its pid and stamps them with the clock. */
+const TASK_PATTERNS = ['task-\\d+-=task-0-', '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z=2026-01-01T00:00:00.000Z'];
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
 const OUT = path.resolve(values.out ?? path.join(ROOT, 'conformance', 'recorded'));
@@ -170,6 +175,83 @@ function cases(fixture) {
       server: ['--', ...seeded(path.join(SDK_EXAMPLES, 'toolWithSampleServer.js'))],
       ops: [op.connect, { op: 'listTools' }, op.call('summarize', { text: 'A long text to summarise.' }), op.close],
     },
+    // --- the 2026-07-28 era (#17 items 7, 8): the client's era is in each header's client.protocolEra ---
+    {
+      name: 'v2-modern-discover',
+      description: 'the SDK v2 server, modern only, over stdio, the client pinned modern: server/discover as the handshake, the protocol version, client info and capabilities in every request\'s _meta, then tools, structured output, progress, a resource and a prompt',
+      server: ['--', ...seeded(V2_SERVER, '--era', 'modern')],
+      era: 'modern',
+      ops: [
+        op.connect,
+        { op: 'listTools' },
+        op.call('echo', { text: 'modern ✓' }),
+        op.call('add', { a: 40, b: 2 }),
+        op.call('count', { steps: 2 }),
+        { op: 'readResource', uri: 'v2://greeting' },
+        { op: 'listPrompts' },
+        { op: 'getPrompt', name: 'greet', arguments: { name: 'Ada' } },
+        op.close,
+      ],
+    },
+    {
+      name: 'v2-auto-probe-modern',
+      description: 'the SDK v2 server speaking both eras, the client on auto: the server/discover probe is answered, so the session is modern (no initialize)',
+      server: ['--', ...seeded(V2_SERVER, '--era', 'dual')],
+      era: 'auto',
+      ops: [op.connect, op.call('echo', { text: 'probed' }), op.close],
+    },
+    {
+      name: 'v2-input-required-elicitation',
+      description: 'the SDK v2 server, modern: a tools/call answered input_required (an elicitation input request and requestState); the client\'s elicitation handler answers and the call goes out again with inputResponses and the requestState echoed',
+      server: ['--', ...seeded(V2_SERVER, '--era', 'modern')],
+      era: 'modern',
+      elicit: { action: 'accept', content: { answer: 'teal' } },
+      ops: [op.connect, op.call('ask', { question: 'Which colour?' }), op.close],
+    },
+    {
+      name: 'v2-legacy-first-32022-retry',
+      description: 'the SDK v2 server, modern only, and the client with no era configured (legacy first): initialize is refused with -32022 naming 2026-07-28, so the client goes modern with server/discover',
+      server: ['--', ...seeded(V2_SERVER, '--era', 'modern')],
+      ops: [op.connect, op.call('echo', { text: 'after the refusal' }), op.close],
+    },
+    {
+      name: 'everything-auto-probe-method-not-found',
+      description: 'server-everything (the SDK v1, 2025 only) and the client on auto: server/discover is answered -32601, so the client falls back to initialize and the session is legacy (no _meta envelope)',
+      server: ['--', ...seeded(EVERYTHING, 'stdio')],
+      era: 'auto',
+      ops: [op.connect, op.call('echo', { message: 'after the probe' }), op.close],
+    },
+    {
+      name: 'auto-probe-silent-fallback',
+      description: 'a 2025 fixture that ignores methods it does not know, and the client on auto: the server/discover probe gets no answer, so after the probe timeout (1 s) the client cancels it and falls back to initialize (stdio only)',
+      server: ['--', ...seeded(path.join(FIXTURES, 'toolsource-server.mjs'))],
+      era: 'auto',
+      ops: [op.connect, { op: 'listTools' }, op.call('echo', { text: 'after silence' }), op.close],
+    },
+    {
+      name: 'v2-legacy-task-call',
+      description: 'the SDK v2 server speaking both eras (its 2025 task tool served by v2-tasks.mjs), the client pinned legacy: a task-required tool is called as a task (params.task), polled with tasks/get and its result fetched with tasks/result',
+      server: ['--', ...seeded(V2_SERVER, '--era', 'dual')],
+      era: 'legacy',
+      replacePatterns: TASK_PATTERNS,
+      ops: [op.connect, { op: 'listTools' }, op.call('slow-task', { ms: 1 }), op.close],
+    },
+    {
+      name: 'modern-task-call-input-required',
+      description: 'a 2026-07-28 fixture serving the tasks extension (no real server does yet), the client pinned modern: a tools/call answered with a task, polled with tasks/get, its input_required answered by the elicitation handler through tasks/update, the result inline in the last tasks/get',
+      server: ['--', ...seeded(path.join(FIXTURES, 'modern-tasks-server.mjs'))],
+      era: 'modern',
+      elicit: { action: 'accept', content: { sure: true } },
+      ops: [op.connect, { op: 'listTools' }, op.call('confirm', { question: 'Sure?' }), op.close],
+    },
+    {
+      name: 'v2-modern-streamable-http',
+      description: 'the SDK v2 server, modern only, over Streamable HTTP, the client pinned modern: server/discover, then tools, progress over an SSE answer and an input_required round, with MCP-Protocol-Version on every POST and no session',
+      v2Http: 'modern',
+      era: 'modern',
+      elicit: { action: 'accept', content: { answer: 'over http' } },
+      ops: [op.connect, { op: 'listTools' }, op.call('echo', { text: 'over http' }), op.call('count', { steps: 2 }), op.call('ask', { question: 'Which transport?' }), op.close],
+    },
     {
       name: 'proxy-sdk-client-everything',
       description: "recorded through mcpwire record --proxy while the official SDK's Client drove server-everything over stdio: listTools, echo, progress, prompts, a resource",
@@ -211,6 +293,23 @@ async function startEverythingHttp(mode) {
   return { url, stop: () => child.kill('SIGKILL') };
 }
 
+/** v2-server.mjs over HTTP on 127.0.0.1 (it prints its URL as a JSON line); resolves with the URL and a stop function. */
+async function startV2Http(era) {
+  const child = spawn(process.execPath, ['--import', SEEDED, V2_SERVER, '--transport', 'http', '--era', era], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line).url);
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => reject(new Error(`v2-server http exited ${code}: ${stderr}`)));
+  });
+  return { url, stop: () => child.kill('SIGKILL') };
+}
+
 async function recordProxyWithSdk(out) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
@@ -249,8 +348,18 @@ async function main() {
       writeFileSync(opsFile, JSON.stringify(c.ops));
       const args = [BIN, 'record', '--ops', opsFile, '--out', out, '--description', c.description, '--replace-pattern', CLOCK_PATTERN];
       for (const from of new Set(c.replace ?? [])) args.push('--replace', `${from}=${FIXTURE_PLACEHOLDER}`);
+      for (const pattern of c.replacePatterns ?? []) args.push('--replace-pattern', pattern);
       if (c.timeoutMs) args.push('--timeout', String(c.timeoutMs));
-      if (c.http) {
+      if (c.era) args.push('--era', c.era);
+      if (c.elicit) args.push('--elicit', JSON.stringify(c.elicit));
+      if (c.v2Http) {
+        const server = await startV2Http(c.v2Http);
+        try {
+          await run([...args, '--url', server.url]);
+        } finally {
+          server.stop();
+        }
+      } else if (c.http) {
         const server = await startEverythingHttp(c.http);
         try {
           await run([...args, '--url', server.url, ...(c.http === 'sse' ? ['--transport', 'sse'] : [])]);

@@ -69,6 +69,71 @@ test('X2 --ops: an op whose given expect does not hold fails the recording and w
   assert.throws(() => readFileSync(out));
 });
 
+const V2_SERVER = fileURLToPath(new URL('./fixtures/v2-server.mjs', import.meta.url));
+
+/** A transcript file's lines, parsed. */
+function linesOf(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+test('X2 --ops --era auto --elicit against the real SDK v2 server: the header says how the client was set up, the probe and the modern _meta are recorded, and it replays over stdio and Streamable HTTP (#17)', async (t) => {
+  const dir = tempDir(t, 'record');
+  const ops = path.join(dir, 'ops.json');
+  writeFileSync(ops, JSON.stringify([{ op: 'connect' }, { op: 'callTool', name: 'ask', arguments: { question: 'Yes?' } }]));
+  const out = path.join(dir, 'era-auto.jsonl');
+  const elicit = { action: 'accept', content: { answer: 'yes' } };
+  const run = spawnSync(process.execPath, [bin, 'record', '--ops', ops, '--out', out, '--era', 'auto', '--elicit', JSON.stringify(elicit), '--', process.execPath, V2_SERVER, '--era', 'dual'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = linesOf(out);
+  assert.deepEqual(lines[0]!.client, { protocolEra: 'auto', elicitation: elicit });
+  assert.equal(lines[0]!.protocolVersion, '2026-07-28');
+  const sent = lines.filter((line) => line.dir === 'c2s').map((line) => line.msg as { method?: string; params?: { _meta?: Record<string, unknown> } });
+  assert.equal(sent[0]!.method, 'server/discover', 'auto opens with the probe');
+  assert.ok(!sent.some((m) => m.method === 'initialize'), 'the probe was answered: no initialize');
+  for (const m of sent) assert.deepEqual(m.params?._meta?.['io.modelcontextprotocol/clientCapabilities'], { elicitation: {} }, `${m.method}: the modern envelope`);
+  assert.equal(sent.filter((m) => m.method === 'tools/call').length, 2, 'the call, and its retry after the input_required round');
+  await assertReplays(out);
+  await assertReplays(out, 'streamable-http');
+});
+
+test('X2 --ops: without --era the config entry\'s own protocolEra is the recorded client\'s; --era wins over it (#17)', async (t) => {
+  const dir = tempDir(t, 'record');
+  const config = path.join(dir, 'servers.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { v2: { command: process.execPath, args: [V2_SERVER, '--era', 'dual'], protocolEra: 'modern' } } }));
+  const ops = path.join(dir, 'ops.json');
+  writeFileSync(ops, JSON.stringify([{ op: 'connect' }, { op: 'callTool', name: 'echo', arguments: { text: 'x' } }]));
+  const record = (name: string, ...extra: string[]) => {
+    const out = path.join(dir, `${name}.jsonl`);
+    const run = spawnSync(process.execPath, [bin, 'record', '--ops', ops, '--out', out, '--config', config, ...extra], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr);
+    return out;
+  };
+  const configured = record('from-config');
+  assert.deepEqual(linesOf(configured)[0]!.client, { protocolEra: 'modern' });
+  assert.equal((linesOf(configured)[2]!.msg as { method: string }).method, 'server/discover');
+  const pinned = record('from-flag', '--era', '2025-11-25');
+  assert.deepEqual(linesOf(pinned)[0]!.client, { protocolEra: '2025-11-25' });
+  assert.deepEqual((linesOf(pinned)[2]!.msg as { method: string; params: { protocolVersion: string } }).params.protocolVersion, '2025-11-25');
+  await assertReplays(configured);
+  await assertReplays(pinned);
+});
+
+test('X2: --era and --elicit are checked, and go with --ops only', () => {
+  const usage = (...args: string[]) => spawnSync(process.execPath, [bin, 'record', '--out', 'x.jsonl', ...args, '--', 'true'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  const proxy = usage('--proxy', '--era', 'modern');
+  assert.equal(proxy.status, 2, proxy.stderr);
+  assert.match(proxy.stderr, /--era and --elicit .* go with --ops/);
+  const bogus = usage('--ops', 'ops.json', '--era', 'newest');
+  assert.equal(bogus.status, 2, bogus.stderr);
+  assert.match(bogus.stderr, /--era: /);
+  const notJson = usage('--ops', 'ops.json', '--elicit', '{action: accept}');
+  assert.equal(notJson.status, 2, notJson.stderr);
+  assert.match(notJson.stderr, /--elicit takes the elicitation result as JSON/);
+  const noAction = usage('--ops', 'ops.json', '--elicit', '{"content":{}}');
+  assert.equal(noAction.status, 2, noAction.stderr);
+  assert.match(noAction.stderr, /with an "action"/);
+});
+
 test('X2 --proxy over stdio: the official SDK client spawns mcpwire record in place of server-everything; the recording replays', async (t) => {
   const dir = tempDir(t, 'record');
   const out = path.join(dir, 'sdk-through-proxy.jsonl');

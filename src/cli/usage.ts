@@ -179,9 +179,9 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   Replays transcripts against the client; prints pass/FAIL per case. Exit 0 only if all pass, else 1.`,
   record: `mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT])
     (--config FILE [--server KEY] | --url URL [--transport sse] | -- CMD ARGS...)
-    [--description TEXT] [--timeout MS] [--replace FROM=TO] [--replace-pattern RE=TO]
+    [--description TEXT] [--timeout MS] [--era ERA] [--elicit JSON] [--replace FROM=TO] [--replace-pattern RE=TO]
   Writes a transcript (conformance/RECORDING.md): --ops drives this client through a JSON array of ops
-  and fills in what came back; --proxy stands between any client and the server (stdio: spawn
+  and fills in what came back (--era: the era it connects with; --elicit: what its elicitation handler answers); --proxy stands between any client and the server (stdio: spawn
   mcpwire record --proxy ... -- SERVER instead of the server; --listen: Streamable HTTP), forwards
   every byte unchanged and records the wire. Secret values are redacted in the file.
   Replay it with mcpwire conformance FILE.jsonl.`,

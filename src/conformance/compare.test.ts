@@ -64,6 +64,21 @@ describe('matchC2s: requests', () => {
     assert.equal(matchC2s(recorded, live, new IdBook()), undefined);
   });
 
+  test('a modern request\'s _meta protocolVersion and clientCapabilities are compared; its clientInfo and progressToken are not (#17)', () => {
+    const meta = (version: string, capabilities: Record<string, unknown>, name: string) => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
+    });
+    const recorded = call(1, { name: 'echo', arguments: {}, _meta: { ...meta('2026-07-28', {}, 'recorder'), progressToken: 1 } });
+    assert.equal(matchC2s(recorded, call(1, { name: 'echo', arguments: {}, _meta: { ...meta('2026-07-28', {}, 'mcpwire'), progressToken: 'p' } }), new IdBook()), undefined);
+    assert.match(matchC2s(recorded, call(1, { name: 'echo', arguments: {}, _meta: meta('2026-07-29', {}, 'recorder') }), new IdBook())!, /protocolVersion"\]: expected "2026-07-28", got "2026-07-29"/);
+    assert.match(matchC2s(recorded, call(1, { name: 'echo', arguments: {}, _meta: meta('2026-07-28', { elicitation: {} }, 'recorder') }), new IdBook())!, /clientCapabilities"\]\.elicitation: unexpected key/);
+    // A legacy request where a modern one was recorded (and the other way round) is a difference too.
+    assert.match(matchC2s(recorded, call(1, { name: 'echo', arguments: {}, _meta: { progressToken: 1 } }), new IdBook())!, /_meta/);
+    assert.match(matchC2s(call(1, { name: 'echo', arguments: {} }), recorded, new IdBook())!, /_meta/);
+  });
+
   test('but the rest of initialize params is: a different capability is a difference', () => {
     const recorded = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } };
     const live = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { sampling: {} } } };

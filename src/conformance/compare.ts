@@ -2,7 +2,9 @@
 // TRANSCRIPTS.md "Matching rules": recorded request ids map to live ones
 // (and must stay one-to-one); params.clientInfo, everything under
 // params._meta and params.reason of notifications/cancelled are not
-// compared; absent params equals {}; an error response is compared on id
+// compared, except the two 2026-07-28 envelope entries that say which
+// protocol the client speaks (protocolVersion, clientCapabilities), which
+// are; absent params equals {}; an error response is compared on id
 // and error.code only; a response must carry exactly the server request's
 // id. Everything else is deep equality, key order irrelevant.
 
@@ -10,6 +12,15 @@ import { firstDifference, show } from './json-diff.js';
 import type { IdBook } from './id-book.js';
 import type { JsonObject } from '../client/results.js';
 import { isId, isObject } from '../jsonrpc/message.js';
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
+
+/**
+ * The `_meta` entries a match compares (2026-07-28 per-request metadata,
+ * #17): the version and the capabilities the client claims on each modern
+ * request, present or absent alike. The third envelope entry, clientInfo,
+ * is not compared, as params.clientInfo is not (it names mcpwire's version).
+ */
+export const COMPARED_META_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY] as const;
 
 type Shape = 'request' | 'notification' | 'response' | 'other';
 
@@ -74,7 +85,7 @@ function matchResponse(expected: JsonObject, got: JsonObject): string | undefine
 
 /**
  * A copy with what is not compared taken out: the request id (matched
- * separately), params.clientInfo, params._meta, and for
+ * separately), params.clientInfo, params._meta but for COMPARED_META_KEYS, and for
  * notifications/cancelled params.reason; the recorded requestId of
  * notifications/cancelled is replaced by its live id. Absent params becomes {}.
  */
@@ -82,7 +93,10 @@ function normalize(message: JsonObject, ids: IdBook, side: 'expected' | 'got'): 
   const { id: _id, ...rest } = message;
   const params = rest.params === undefined ? {} : rest.params;
   if (!isObject(params)) return { ...rest, params };
-  const { clientInfo: _clientInfo, _meta: _ignoredMeta, ...kept } = params;
+  const { clientInfo: _clientInfo, _meta: meta, ...kept } = params;
+  const envelope: JsonObject = {};
+  if (isObject(meta)) for (const key of COMPARED_META_KEYS) if (key in meta) envelope[key] = meta[key];
+  if (Object.keys(envelope).length) kept._meta = envelope;
   if (rest.method === 'notifications/cancelled') {
     delete kept.reason;
     if (side === 'expected' && isId(kept.requestId)) kept.requestId = ids.live(kept.requestId) ?? kept.requestId;

@@ -10,6 +10,7 @@ import type { ServerSide, ServerSideEvents } from './server-side.js';
 import { sseServerSides } from './sse-server-side.js';
 import { streamableHttpServerSides } from './streamable-http-server-side.js';
 import { parseTranscript } from './transcript.js';
+import { until } from '../testing/http-fixture.js';
 
 /** What a server side reported to the runner. */
 interface Seen {
@@ -80,11 +81,15 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
 }
 
 /** Streamable HTTP: initialize and initialized, as a client would; returns the session headers. */
-async function handshake(side: ServerSide, url: string): Promise<Record<string, string>> {
-  const response = await post(url, INITIALIZE);
+async function handshake(side: ServerSide, url: string, seen: Seen): Promise<Record<string, string>> {
+  // The initialize stream's headers go with its first event (a refused initialize gets no session), so answer first.
+  const arrived = seen.messages.length;
+  const pending = post(url, INITIALIZE);
+  await until(() => seen.messages.length > arrived, 'the initialize POST');
+  side.sendMessage(INITIALIZE_RESULT);
+  const response = await pending;
   const sessionId = response.headers.get('mcp-session-id');
   assert.ok(sessionId, 'the initialize answer carries Mcp-Session-Id');
-  side.sendMessage(INITIALIZE_RESULT);
   assert.deepEqual((await readEvents(response)).events, [{ data: INITIALIZE_RESULT }]);
   const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
   assert.equal((await post(url, INITIALIZED, headers)).status, 202);
@@ -114,7 +119,7 @@ test('accepts() reads media ranges and wildcards', () => {
 describe('Streamable HTTP server side', () => {
   test('a request gets an SSE stream: messages for it first, then the response, which ends it; a notification gets 202', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', _meta: { progressToken: 'p1' } } };
     const response = await post(url, call, headers);
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
@@ -131,7 +136,7 @@ describe('Streamable HTTP server side', () => {
 
   test('with no request open, notifications wait for the GET stream; a response with no open request is dropped, never put on it', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const listChanged = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
     const ping = { jsonrpc: '2.0', id: 'srv-1', method: 'ping' };
     side.sendMessage(listChanged);
@@ -147,6 +152,29 @@ describe('Streamable HTTP server side', () => {
     await get.body?.cancel();
   });
 
+  test('an initialize refused with an error gets no session id, and a later request without one is fine (#17: the -32022 retry)', async () => {
+    const { side, url, seen } = await startSide('streamable-http');
+    const pending = post(url, INITIALIZE);
+    await until(() => seen.messages.length === 1, 'the initialize POST');
+    side.sendMessage({ jsonrpc: '2.0', id: 0, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } });
+    const refused = await pending;
+    assert.equal(refused.headers.get('mcp-session-id'), null);
+    await readEvents(refused);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    const discover = post(url, { jsonrpc: '2.0', id: 'p', method: 'server/discover', params: { _meta: meta } }, { 'mcp-protocol-version': '2026-07-28' });
+    await until(() => seen.messages.length === 2, 'the server/discover POST');
+    side.sendMessage({ jsonrpc: '2.0', id: 'p', result: { supportedVersions: ['2026-07-28'], capabilities: {} } });
+    assert.equal((await discover).status, 200);
+    assert.deepEqual(seen.bad, []);
+  });
+
+  test('a modern message whose MCP-Protocol-Version header disagrees with its _meta is refused (400) and fails the case', async () => {
+    const { url, seen } = await startSide('streamable-http');
+    const response = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }, { 'mcp-protocol-version': '2025-11-25' });
+    assert.equal(response.status, 400);
+    assert.match(seen.bad.join('\n'), /MCP-Protocol-Version is "2025-11-25", but the message's _meta names "2026-07-28"/);
+  });
+
   test('a POST without Accept listing both types is refused (406) and fails the case', async () => {
     const { url, seen } = await startSide('streamable-http');
     const response = await post(url, INITIALIZE, { accept: 'application/json' });
@@ -157,7 +185,7 @@ describe('Streamable HTTP server side', () => {
 
   test('after initialize, a request without the session id (400) or the protocol version (400) fails the case', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const noSession = await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25' });
     assert.equal(noSession.status, 400);
     assert.match(seen.bad[0] ?? '', /POST ping: the client sent no Mcp-Session-Id/);
@@ -168,7 +196,7 @@ describe('Streamable HTTP server side', () => {
 
   test('a cancellation that overtakes its request is handed on after it, in the order the client sent them', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'timed out' } };
     const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow' } };
     assert.equal((await post(url, cancel, headers)).status, 202);
@@ -180,7 +208,7 @@ describe('Streamable HTTP server side', () => {
 
   test('a held cancellation whose request never comes is handed on when the client goes away', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } };
     await post(url, cancel, headers);
     assert.equal((await fetch(url, { method: 'DELETE', headers })).status, 200);
@@ -190,7 +218,7 @@ describe('Streamable HTTP server side', () => {
 
   test('DELETE ends the session: the client is gone and the session id is no longer accepted', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     assert.equal((await fetch(url, { method: 'DELETE', headers })).status, 200);
     assert.deepEqual(seen.gone, ['the client ended the session (HTTP DELETE)']);
     assert.equal((await post(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, headers)).status, 404);
@@ -198,7 +226,7 @@ describe('Streamable HTTP server side', () => {
 
   test('s2c close cuts the open stream and stops listening', async () => {
     const { side, url, seen } = await startSide('streamable-http');
-    const headers = await handshake(side, url);
+    const headers = await handshake(side, url, seen);
     const response = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }, headers);
     side.closeServer();
     await assert.rejects(readEvents(response)); // cut, not ended: the chunked body never finishes

@@ -14,9 +14,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Transport } from '../transport/transport.js';
 import { excerpt } from '../diagnostics.js';
 import { isObject } from '../jsonrpc/message.js';
+import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import { show } from './json-diff.js';
 import type { ServerSide, ServerSideEvents } from './server-side.js';
-import type { Transcript } from './transcript.js';
+import { silentProbeLine, type Transcript } from './transcript.js';
 
 /**
  * How long a notifications/cancelled is held back when the request it
@@ -41,6 +42,34 @@ export function rawBytesSkipReason(transcript: Transcript): string | undefined {
     if (kind) return `line ${event.line} is an s2c ${kind} line: raw bytes describe stdio output, and over the HTTP transports such cases are skipped (TRANSCRIPTS.md)`;
   }
   return undefined;
+}
+
+/**
+ * A case whose client speaks the 2026-07-28 era at some point (a
+ * server/discover request, or a request whose _meta names the protocol
+ * version): the legacy HTTP+SSE transport has no modern form, and the
+ * client never probes over it, so such a case cannot replay there.
+ */
+export function modernEraSkipReason(transcript: Transcript): string | undefined {
+  for (const event of transcript.events) {
+    if (event.kind !== 'c2s' || !isObject(event.msg) || typeof event.msg.method !== 'string') continue;
+    const meta = isObject(event.msg.params) && isObject(event.msg.params._meta) ? event.msg.params._meta : undefined;
+    if (event.msg.method === 'server/discover' || (meta && PROTOCOL_VERSION_META_KEY in meta)) {
+      return `line ${event.line}: the client speaks the 2026-07-28 era (${event.msg.method}); the legacy HTTP+SSE transport has no modern form, so such cases are skipped over it`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A case where the client's server/discover probe goes unanswered and the
+ * client falls back to the 2025 handshake: that is stdio's evidence only
+ * (over HTTP the probe is an ordinary request and no answer is an error).
+ */
+export function silentProbeSkipReason(transcript: Transcript): string | undefined {
+  const line = silentProbeLine(transcript);
+  if (line === undefined) return undefined;
+  return `line ${line}: the server/discover probe is never answered, and taking silence for a 2025 server is stdio's rule only (over HTTP the probe times out as an error), so such cases are skipped over HTTP`;
 }
 
 /** One SSE event as a server writes it. `data` that is not a string is sent as JSON. */

@@ -3,12 +3,12 @@
 // rejects: it settles to an Outcome, so a failure is checked, not thrown
 // into the runner.
 
-import type { McpClient } from '../client/client.js';
+import type { McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import { McpClientError, RpcError } from '../errors.js';
 import { firstLine } from '../util/text.js';
 import { firstDifference, show } from './json-diff.js';
-import type { Expect, OpEvent, OpName } from './transcript.js';
+import { protocolEraOf, type Expect, type OpEvent, type OpName, type TranscriptClient } from './transcript.js';
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -19,6 +19,22 @@ export const LIST_KEYS: Partial<Record<OpName, string>> = {
   listResourceTemplates: 'resourceTemplates',
   listPrompts: 'prompts',
 };
+
+/**
+ * The client options a header's `client` asks for besides its timeouts: the
+ * protocol era (absent: none configured, the client's default) and the
+ * elicitation handler's canned answer (absent: no handler, so no
+ * elicitation capability). The recorder sets its client up with this same
+ * function, so a recording and its replay run the same client.
+ */
+export function replayClientOptions(client: TranscriptClient | undefined): McpClientOptions {
+  const options: McpClientOptions = {};
+  const era = protocolEraOf(client);
+  if (era !== undefined) options.protocolEra = era;
+  const answer = client?.elicitation;
+  if (answer !== undefined) options.handlers = { elicitation: () => structuredClone(answer) };
+  return options;
+}
 
 /** Starts the op without waiting for it. */
 export function startOp(client: McpClient, op: OpEvent): Promise<Outcome> {

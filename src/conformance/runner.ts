@@ -15,7 +15,7 @@ import { describeDiagnostic } from '../util/text.js';
 import { matchC2s } from './compare.js';
 import { IdBook } from './id-book.js';
 import { show } from './json-diff.js';
-import { checkOutcome, describeError, describeOp, startOp, type Outcome } from './ops.js';
+import { checkOutcome, describeError, describeOp, replayClientOptions, startOp, type Outcome } from './ops.js';
 import { fillIdPlaceholders, rewriteMessage } from './rewrite.js';
 import type { ServerSide, ServerSideFactory } from './server-side.js';
 import { stdioServerSides } from './stdio-server-side.js';
@@ -24,6 +24,7 @@ import {
   caseNameOf,
   DEFAULT_CASE_TIMEOUT_MS,
   loadTranscript,
+  silentProbeLine,
   type C2sEvent,
   type OpEvent,
   type S2cEvent,
@@ -36,6 +37,8 @@ export const DEFAULT_QUIET_MS = 100;
 const TEARDOWN_CLOSE_MS = 5_000;
 /** When the client goes away at a c2s line, how long to wait for the current op's error, to name it in the message. */
 const OP_NOTE_WAIT_MS = 1_000;
+/** The auto probe's timeout in a replay whose probes are all answered, ms (see execute()). */
+const REPLAY_PROBE_TIMEOUT_MS = 10_000;
 /** Trace entries kept per case (shown with --verbose); older ones fall off. */
 const TRACE_ENTRIES_KEPT = 400;
 
@@ -146,6 +149,10 @@ class CaseRun {
       const timeoutMs = this.transcript.header.client?.timeoutMs;
       // Created after start(): an HTTP server side only knows its URL once it listens.
       this.client = new McpClient(this.server.createTransport(), {
+        ...replayClientOptions(this.transcript.header.client),
+        // An answered probe is answered as soon as it is matched; the default 1 s (start-up included) could run out
+        // first on a loaded machine. A silent probe keeps the default: its timeout is what the case waits through.
+        ...(silentProbeLine(this.transcript) === undefined ? { probeTimeoutMs: REPLAY_PROBE_TIMEOUT_MS } : {}),
         timeoutMs,
         // initialize is a request like any other here: the case's default timeout applies to it too.
         connectTimeoutMs: timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,

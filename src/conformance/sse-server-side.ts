@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SseTransport } from '../transport/sse.js';
 import type { Transport } from '../transport/transport.js';
-import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, sseEvent } from './http-server-side.js';
+import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, modernEraSkipReason, sseEvent } from './http-server-side.js';
 import { show } from './json-diff.js';
 import type { ServerSideFactory } from './server-side.js';
 
 export const sseServerSides: ServerSideFactory = {
   transport: 'sse',
-  skipReason: rawBytesSkipReason,
+  skipReason: (transcript) => rawBytesSkipReason(transcript) ?? modernEraSkipReason(transcript),
   create: (caseName) => new SseServerSide(caseName),
 };
 

@@ -12,15 +12,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
-import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, sseEvent } from './http-server-side.js';
+import { accepts, describeMessage, HttpServerSide, rawBytesSkipReason, silentProbeSkipReason, sseEvent } from './http-server-side.js';
 import { show } from './json-diff.js';
 import type { ServerSideFactory } from './server-side.js';
 import { isId, isObject } from '../jsonrpc/message.js';
+import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import type { RecordedId } from './transcript.js';
 
 export const streamableHttpServerSides: ServerSideFactory = {
   transport: 'streamable-http',
-  skipReason: rawBytesSkipReason,
+  skipReason: (transcript) => rawBytesSkipReason(transcript) ?? silentProbeSkipReason(transcript),
   create: (caseName) => new StreamableHttpServerSide(caseName),
 };
 
@@ -43,6 +44,8 @@ class StreamableHttpServerSide extends HttpServerSide {
   private negotiatedVersion: string | undefined;
   /** The client has sent notifications/initialized: from then on it knows the version and MUST send it. */
   private initialized = false;
+  /** The initialize request's stream until its first event: its headers (and session id) are not sent yet. */
+  private readonly unopened = new Set<ServerResponse>();
   /** Open request streams, oldest first. */
   private readonly open: RequestStream[] = [];
   private getStream: ServerResponse | undefined;
@@ -137,6 +140,12 @@ class StreamableHttpServerSide extends HttpServerSide {
     const isRequest = method !== undefined && isObject(value) && 'id' in value;
     const what = method ?? (isObject(value) && 'id' in value ? `response to ${show(value.id)}` : show(value));
 
+    // 2026-07-28: a modern message names its version in _meta, and its MCP-Protocol-Version header must say the same.
+    const metaVersion = isObject(value) && isObject(value.params) && isObject(value.params._meta) ? value.params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    if (typeof metaVersion === 'string' && req.headers['mcp-protocol-version'] !== metaVersion) {
+      return this.refuse(res, 400, `POST ${what}: MCP-Protocol-Version is ${show(req.headers['mcp-protocol-version'] ?? null)}, but the message's _meta names ${show(metaVersion)}`);
+    }
+
     if (method === 'initialize' && isRequest) {
       // "A server … MAY assign a session ID at initialization time, by including it in an MCP-Session-Id header
       // on the HTTP response containing the InitializeResult."
@@ -150,7 +159,9 @@ class StreamableHttpServerSide extends HttpServerSide {
 
     if (isRequest) {
       const stream: RequestStream = { id: isId(value.id) ? value.id : String(value.id), progressToken: progressTokenOfRequest(value), res };
-      this.openSse(res, method === 'initialize' ? { 'mcp-session-id': this.sessionId! } : {});
+      // initialize's stream opens with its first event: the session id goes only on an InitializeResult's response.
+      if (method === 'initialize') this.unopened.add(res);
+      else this.openSse(res);
       this.open.push(stream);
       res.on('close', () => this.forget(stream));
       res.on('error', () => {}); // 'close' reports it
@@ -229,11 +240,21 @@ class StreamableHttpServerSide extends HttpServerSide {
       this.note(`${what}: dropped, the client had already closed that stream`);
       return;
     }
+    if (this.unopened.delete(res)) {
+      // "MAY assign a session ID … on the HTTP response containing the InitializeResult": a refused initialize gets none.
+      const refused = (Array.isArray(msg) ? msg : [msg]).some((item) => isResponse(item) && item.id === this.initializeId && 'error' in item);
+      if (refused) {
+        this.sessionId = undefined;
+        this.note('initialize refused: no session issued');
+      }
+      this.openSse(res, this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId });
+    }
     this.note(what);
     res.write(sseEvent(msg));
   }
 
   private closeStream(stream: RequestStream): void {
+    if (this.unopened.delete(stream.res)) this.openSse(stream.res);
     this.forget(stream);
     stream.res.end();
   }
@@ -241,6 +262,7 @@ class StreamableHttpServerSide extends HttpServerSide {
   private forget(stream: RequestStream): void {
     const index = this.open.indexOf(stream);
     if (index !== -1) this.open.splice(index, 1);
+    this.unopened.delete(stream.res);
   }
 
   /** The version this server agreed to: the protocolVersion of its answer to initialize. */

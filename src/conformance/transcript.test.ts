@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { caseBudgetMs, parseTranscript, TranscriptError } from './transcript.js';
+import { caseBudgetMs, parseTranscript, protocolEraOf, TranscriptError } from './transcript.js';
 
 const header = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ mcpTranscript: 1, name: 't', transport: 'stdio', protocolVersion: '2025-11-25', ...extra });
@@ -42,6 +42,17 @@ describe('parseTranscript', () => {
   test('a line with neither op nor dir fails', () => rejects(/must have "op", or "dir"/, header(), '{"msg":{}}'));
   test('a line that is not JSON names its line number', () => rejects(/:3: not JSON/, header(), '{"op":"connect"}', '{oops'));
   test('{{id:N}} must refer to an earlier c2s request', () => rejects(/\{\{id:4\}\} refers to request id 4/, header(), '{"dir":"s2c","raw":"{{id:4}}"}'));
+
+  test('client.protocolEra and client.elicitation are read (#17)', () => {
+    const t = parse(header({ client: { protocolEra: 'auto', elicitation: { action: 'accept', content: { answer: 'x' } } } }));
+    assert.equal(t.header.client?.protocolEra, 'auto');
+    assert.deepEqual(t.header.client?.elicitation, { action: 'accept', content: { answer: 'x' } });
+    assert.equal(protocolEraOf(t.header.client), 'auto');
+    assert.deepEqual(protocolEraOf({ protocolEra: '2026-07-28' }), { version: '2026-07-28' });
+    assert.equal(protocolEraOf(undefined), undefined, 'absent: no era configured, the client\'s default');
+  });
+  test('client.protocolEra must be an era word or a version', () => rejects(/"client.protocolEra" must be/, header({ client: { protocolEra: 'newest' } })));
+  test('client.elicitation must be a result with an action', () => rejects(/"client.elicitation" must be/, header({ client: { elicitation: { content: {} } } })));
 
   test('the header name must match the file name', () => {
     assert.throws(() => parseTranscript(header(), '/x/other.jsonl'), /the file is named other\.jsonl/);

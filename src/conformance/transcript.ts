@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { JsonObject } from '../client/results.js';
+import type { ProtocolEra } from '../client/era.js';
 import { isId, isObject, type JsonRpcId } from '../jsonrpc/message.js';
 
 /** An id as the transcript recorded it: a JSON-RPC id (MCP forbids null). */
@@ -29,7 +30,7 @@ const HEADER_KEYS = new Set([
   'sdkExpectedToFail',
   'client',
 ]);
-const CLIENT_KEYS = new Set(['timeoutMs']);
+const CLIENT_KEYS = new Set(['timeoutMs', 'protocolEra', 'elicitation']);
 
 export const OP_NAMES = [
   'connect',
@@ -71,7 +72,28 @@ export interface TranscriptHeader {
   description?: unknown;
   formatExtensions?: unknown;
   sdkExpectedToFail?: unknown;
-  client?: { timeoutMs?: number };
+  client?: TranscriptClient;
+}
+
+/**
+ * How the replay's client is set up (header `client`). All optional; an
+ * absent key is the client's own default, so a transcript without them
+ * replays as it always has.
+ */
+export interface TranscriptClient {
+  timeoutMs?: number;
+  /**
+   * The protocol era the client connects with (#17): 'auto', 'legacy',
+   * 'modern' or a protocol version (ProtocolEra as a string). Absent: no era
+   * configured (the client's default: legacy, following a -32022 refusal).
+   */
+  protocolEra?: string;
+  /**
+   * The result the client's elicitation handler answers with (an
+   * elicitation/create request, or an elicitation input request of an
+   * input_required round). Absent: no handler, and no elicitation capability.
+   */
+  elicitation?: JsonObject;
 }
 
 interface EventBase {
@@ -188,9 +210,17 @@ function parseHeader(value: JsonObject, where: string): TranscriptHeader {
   if (value.client !== undefined) {
     if (!isObject(value.client)) throw new TranscriptError(`${where}: header "client" must be an object`);
     for (const key of Object.keys(value.client)) {
-      if (!CLIENT_KEYS.has(key)) throw new TranscriptError(`${where}: unknown key "client.${key}" (allowed: timeoutMs)`);
+      if (!CLIENT_KEYS.has(key)) throw new TranscriptError(`${where}: unknown key "client.${key}" (allowed: ${[...CLIENT_KEYS].join(', ')})`);
     }
     if (value.client.timeoutMs !== undefined) positiveNumber(value.client.timeoutMs, `${where}: "client.timeoutMs"`);
+    const era = value.client.protocolEra;
+    if (era !== undefined && (typeof era !== 'string' || !/^(auto|legacy|modern|\d{4}-\d{2}-\d{2})$/.test(era))) {
+      throw new TranscriptError(`${where}: "client.protocolEra" must be "auto", "legacy", "modern" or a protocol version YYYY-MM-DD; got ${JSON.stringify(era)}`);
+    }
+    const elicitation = value.client.elicitation;
+    if (elicitation !== undefined && (!isObject(elicitation) || typeof elicitation.action !== 'string')) {
+      throw new TranscriptError(`${where}: "client.elicitation" must be an elicitation result object with an "action" (e.g. {"action":"accept","content":{...}})`);
+    }
   }
   return value as unknown as TranscriptHeader;
 }
@@ -316,6 +346,29 @@ function onlyKeys(value: JsonObject, allowed: readonly string[], where: string):
 function positiveNumber(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TranscriptError(`${what} must be a number > 0`);
   return value;
+}
+
+/** The header's client.protocolEra as the client's option: undefined when absent (the client's default). */
+export function protocolEraOf(client: TranscriptClient | undefined): ProtocolEra | undefined {
+  const era = client?.protocolEra;
+  if (era === undefined) return undefined;
+  return era === 'auto' || era === 'legacy' || era === 'modern' ? era : { version: era };
+}
+
+/**
+ * The line of a server/discover request that no s2c line answers (a probe
+ * the recorded server left silent), or undefined when every probe is answered.
+ */
+export function silentProbeLine(transcript: Transcript): number | undefined {
+  const events = transcript.events;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.kind !== 'c2s' || !isObject(event.msg) || event.msg.method !== 'server/discover' || !('id' in event.msg)) continue;
+    const id = event.msg.id;
+    const answered = events.slice(i + 1).some((later) => later.kind === 's2c' && 'msg' in later.action && (Array.isArray(later.action.msg) ? later.action.msg : [later.action.msg]).some((m) => isObject(m) && !('method' in m) && m.id === id));
+    if (!answered) return event.line;
+  }
+  return undefined;
 }
 
 /** The case's time budget: twice the sum of its ops' timeouts (TRANSCRIPTS.md, "What passing means"). */

@@ -5,6 +5,7 @@
 // written to --out. The options are parsed by the CLI; this module runs them.
 
 import type { ServerParams } from '../client/connect.js';
+import type { JsonObject } from '../client/results.js';
 import { ConfigError } from '../errors.js';
 import type { TranscriptTransport } from '../conformance/transcript.js';
 import { loadToolSourceConfig } from '../toolsource/tool-source.js';
@@ -30,6 +31,10 @@ export interface RecordOptions {
   source?: string;
   /** Ops mode: the client's default per-request timeout, ms (the header's client.timeoutMs). */
   timeoutMs?: number;
+  /** Ops mode: the era the client connects with, as --era spells it (the header's client.protocolEra). */
+  protocolEra?: string;
+  /** Ops mode: what the client's elicitation handler answers (the header's client.elicitation). */
+  elicitation?: JsonObject;
   /** Ops mode: the pause after each op, ms. */
   settleMs?: number;
   replacements: readonly Replacement[];
@@ -62,6 +67,9 @@ async function resolveTarget(target: RecordTarget): Promise<ResolvedTarget> {
 export async function runRecord(options: RecordOptions): Promise<number> {
   const { params, secrets } = await resolveTarget(options.target);
   const transport: TranscriptTransport = params.transport;
+  // --era wins over the config entry's own era, as on every other command (#17).
+  const configuredEra = params.protocolEra === undefined ? undefined : typeof params.protocolEra === 'string' ? params.protocolEra : params.protocolEra.version;
+  const protocolEra = 'ops' in options.mode ? (options.protocolEra ?? configuredEra) : undefined;
   const name = caseNameOf(options.out);
   const writer = new TranscriptWriter(
     {
@@ -70,6 +78,8 @@ export async function runRecord(options: RecordOptions): Promise<number> {
       source: options.source ?? `recorded by mcpwire record over ${transport}`,
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.timeoutMs !== undefined ? { clientTimeoutMs: options.timeoutMs } : {}),
+      ...(protocolEra !== undefined ? { clientProtocolEra: protocolEra } : {}),
+      ...(options.elicitation !== undefined ? { clientElicitation: options.elicitation } : {}),
     },
     options.replacements,
   );
@@ -83,7 +93,7 @@ export async function runRecord(options: RecordOptions): Promise<number> {
     const ops = await loadOps(options.mode.ops);
     let info;
     try {
-      info = await driveOps(params, ops, writer, { timeoutMs: options.timeoutMs, settleMs: options.settleMs });
+      info = await driveOps(params, ops, writer, { timeoutMs: options.timeoutMs, settleMs: options.settleMs, protocolEra, elicitation: options.elicitation });
     } catch (error) {
       process.stderr.write(`mcpwire record: ${(error as Error).message}; nothing was written\n`);
       return 1;

@@ -10,7 +10,7 @@
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { readSse } from '../transport/sse-stream.js';
+import { preloadSseParser, readSse } from '../transport/sse-stream.js';
 import type { OpInference } from './op-inference.js';
 
 /** Headers about one hop of the connection, not the message (RFC 9110 §7.6.1): each side sets its own. */
@@ -44,13 +44,18 @@ export interface HttpProxy {
 
 export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const { upstream, inference } = options;
+  // Loaded before the first answer: otherwise the first SSE answer is recorded only after the module load, and a
+  // client message that follows it (notifications/initialized) lands before it in the transcript.
+  await preloadSseParser();
   let endSession!: () => void;
   const sessionEnded = new Promise<void>((resolve) => (endSession = resolve));
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => forward(req, res, Buffer.concat(chunks)));
+    // One turn later: an SSE answer's copy is parsed in promise jobs after its bytes reach the client, so a client that
+    // answers fast (notifications/initialized right after the initialize answer) must not be recorded before it.
+    req.on('end', () => setImmediate(() => forward(req, res, Buffer.concat(chunks))));
   });
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {

@@ -8,7 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { McpClient } from '../client/client.js';
 import { createTransport, type ServerParams } from '../client/connect.js';
 import type { Implementation, JsonObject } from '../client/results.js';
-import { checkOutcome, describeError, describeOp, startOp, type Outcome } from '../conformance/ops.js';
+import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
+import { isObject } from '../jsonrpc/message.js';
+import { checkOutcome, describeError, describeOp, replayClientOptions, startOp, type Outcome } from '../conformance/ops.js';
 import { parseTranscript, TranscriptError, type Expect, type OpEvent } from '../conformance/transcript.js';
 import { McpClientError, RpcError } from '../errors.js';
 import { sleep } from '../util/backoff.js';
@@ -57,6 +59,10 @@ export async function loadOps(file: string): Promise<OpEvent[]> {
 export interface DriveOptions {
   /** The client's default per-request timeout, ms (the header's client.timeoutMs). */
   timeoutMs?: number;
+  /** The era the client connects with (the header's client.protocolEra); absent: none configured. */
+  protocolEra?: string;
+  /** What the client's elicitation handler answers (the header's client.elicitation); absent: no handler. */
+  elicitation?: JsonObject;
   settleMs?: number;
 }
 
@@ -80,10 +86,8 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
   const tap = new WireTap(createTransport(params), {
     c2s: (message) => {
       if (closing) return;
-      if (message && typeof message === 'object' && 'method' in message && message.method === 'initialize') {
-        const version = (message.params as JsonObject | undefined)?.protocolVersion;
-        if (typeof version === 'string') writer.setProtocolVersion(version);
-      }
+      const version = requestedVersion(message);
+      if (version !== undefined) writer.setProtocolVersion(version);
       writer.c2s(message);
     },
     s2c: (value) => {
@@ -96,8 +100,10 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
       if (!closing) writer.s2cClose();
     },
   });
-  // No handlers: the client advertises no capability and answers every server request -32601 (W5), as a replay's client does.
-  const client = new McpClient(tap, { timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs });
+  // Set up as a replay's client is (replayClientOptions): without an elicitation answer it has no handler, advertises no
+  // capability and answers every server request -32601 (W5).
+  const setup = { ...(options.protocolEra !== undefined ? { protocolEra: options.protocolEra } : {}), ...(options.elicitation !== undefined ? { elicitation: options.elicitation } : {}) };
+  const client = new McpClient(tap, { ...replayClientOptions(setup), timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs });
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
   try {
     const all = ops.at(-1)?.op === 'close' ? ops : [...ops, { kind: 'op', line: 0, op: 'close' } as OpEvent];
@@ -129,6 +135,15 @@ function runOp(client: McpClient, op: OpEvent): Promise<Outcome> {
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
+}
+
+/** The protocol version a client request asks for: initialize's params.protocolVersion, or a modern request's _meta entry. */
+function requestedVersion(message: unknown): string | undefined {
+  if (!isObject(message) || typeof message.method !== 'string' || !('id' in message) || !isObject(message.params)) return undefined;
+  const params = message.params;
+  if (message.method === 'initialize') return typeof params.protocolVersion === 'string' ? params.protocolVersion : undefined;
+  const version = isObject(params._meta) ? params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+  return typeof version === 'string' ? version : undefined;
 }
 
 /** The op as a transcript line, without the reader's bookkeeping. */

@@ -25,6 +25,10 @@ export interface TranscriptHeaderInput {
   source: string;
   description?: string;
   clientTimeoutMs?: number;
+  /** The era the recorded client connected with (header client.protocolEra); absent: none configured. */
+  clientProtocolEra?: string;
+  /** The answer of the recorded client's elicitation handler (header client.elicitation); absent: no handler. */
+  clientElicitation?: JsonObject;
 }
 
 type Line = { kind: 'op'; value: JsonObject } | { kind: 'wire'; value: JsonObject } | { kind: 'comment'; text: string };
@@ -45,7 +49,7 @@ export class TranscriptWriter {
     this.header = { ...this.header, source };
   }
 
-  /** The version the client asked for in `initialize` (the header's `protocolVersion`). */
+  /** The version the client first asked for, in `initialize` or a modern request's `_meta` (the header's `protocolVersion`). */
   setProtocolVersion(version: string): void {
     this.protocolVersion ??= version;
   }
@@ -104,6 +108,16 @@ export class TranscriptWriter {
       if (line.kind === 'wire' && 'rawBase64' in line.value) extensions.add('s2c.rawBase64');
     }
     const h = this.header;
+    const client: JsonObject = {};
+    if (h.clientTimeoutMs !== undefined) client.timeoutMs = h.clientTimeoutMs;
+    if (h.clientProtocolEra !== undefined) {
+      client.protocolEra = h.clientProtocolEra;
+      extensions.add('client.protocolEra');
+    }
+    if (h.clientElicitation !== undefined) {
+      client.elicitation = h.clientElicitation;
+      extensions.add('client.elicitation');
+    }
     const header: JsonObject = {
       mcpTranscript: TRANSCRIPT_FORMAT_VERSION,
       name: h.name,
@@ -112,7 +126,7 @@ export class TranscriptWriter {
       source: h.source,
       ...(h.description !== undefined ? { description: h.description } : {}),
       ...(extensions.size > 0 ? { formatExtensions: [...extensions] } : {}),
-      ...(h.clientTimeoutMs !== undefined ? { client: { timeoutMs: h.clientTimeoutMs } } : {}),
+      ...(Object.keys(client).length > 0 ? { client } : {}),
     };
     const out = [this.encode(header)];
     for (const line of this.lines) {

@@ -76,6 +76,20 @@ export class WireTap implements Transport {
     return this.inner.close();
   }
 
+  kill(): Promise<void> {
+    this.closing = true;
+    return this.inner.kill ? this.inner.kill() : this.inner.close();
+  }
+
+  addSecrets(values: readonly string[]): void {
+    this.inner.addSecrets?.(values);
+  }
+
+  /** The 2026-07-28 wire (#17): without it a modern session over Streamable HTTP would go out without its MCP-Protocol-Version header. */
+  setModern(version: string | undefined): void {
+    this.inner.setModern?.(version);
+  }
+
   scrub(text: string): string {
     return this.inner.scrub?.(text) ?? text;
   }

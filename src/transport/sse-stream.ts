@@ -10,6 +10,11 @@ function loadParser(): Promise<typeof CreateParser> {
   return (parserModule ??= import('eventsource-parser').then((module) => module.createParser));
 }
 
+/** Loads the SSE parser now, so that a later readSse() starts parsing without waiting for a module load. */
+export function preloadSseParser(): Promise<unknown> {
+  return loadParser();
+}
+
 export type SseEvent = EventSourceMessage;
 
 export interface SseHandlers {

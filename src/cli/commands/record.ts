@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import type { RecordOptions } from '../../recorder/command.js';
-import { timeoutOption } from '../options.js';
+import { eraOption, timeoutOption } from '../options.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
 export async function record(args: string[]): Promise<number> {
@@ -36,6 +36,8 @@ export function parseRecordArgs(args: string[]): RecordOptions {
         source: { type: 'string' },
         timeout: { type: 'string' },
         settle: { type: 'string' },
+        era: { type: 'string' },
+        elicit: { type: 'string' },
         replace: { type: 'string', multiple: true },
         'replace-pattern': { type: 'string', multiple: true },
         redact: { type: 'string', multiple: true },
@@ -81,6 +83,21 @@ export function parseRecordArgs(args: string[]): RecordOptions {
     });
   const settle = values.settle === undefined ? undefined : Number(values.settle);
   if (settle !== undefined && !(Number.isInteger(settle) && settle >= 0)) throw new UsageError(`record: --settle takes a whole number of milliseconds, got "${values.settle}"`);
+  if ((values.era !== undefined || values.elicit !== undefined) && values.ops === undefined) {
+    throw new UsageError('record: --era and --elicit set up mcpwire\'s own client, so they go with --ops (with --proxy the other client has its own)');
+  }
+  if (values.era !== undefined) eraOption(values.era);
+  let elicitation: Record<string, unknown> | undefined;
+  if (values.elicit !== undefined) {
+    try {
+      elicitation = JSON.parse(values.elicit) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`record: --elicit takes the elicitation result as JSON, e.g. '{"action":"accept","content":{"answer":"yes"}}' (${(error as Error).message})`);
+    }
+    if (typeof elicitation !== 'object' || elicitation === null || Array.isArray(elicitation) || typeof elicitation.action !== 'string') {
+      throw new UsageError('record: --elicit takes an elicitation result object with an "action", e.g. \'{"action":"decline"}\'');
+    }
+  }
   return {
     out: values.out,
     mode: values.ops !== undefined ? { ops: values.ops } : { proxy: true, ...(listen ? { listen } : {}) },
@@ -89,6 +106,8 @@ export function parseRecordArgs(args: string[]): RecordOptions {
     ...(values.source !== undefined ? { source: values.source } : {}),
     ...(values.timeout !== undefined ? { timeoutMs: timeoutOption(values.timeout) } : {}),
     ...(settle !== undefined ? { settleMs: settle } : {}),
+    ...(values.era !== undefined ? { protocolEra: values.era } : {}),
+    ...(elicitation !== undefined ? { elicitation: elicitation as RecordOptions['elicitation'] } : {}),
     replacements: [...pairs(values.replace, false), ...pairs(values['replace-pattern'], true)],
     redact: values.redact ?? [],
   };
