@@ -90,7 +90,11 @@ test('X2 --ops --era auto --elicit against the real SDK v2 server: the header sa
   const sent = lines.filter((line) => line.dir === 'c2s').map((line) => line.msg as { method?: string; params?: { _meta?: Record<string, unknown> } });
   assert.equal(sent[0]!.method, 'server/discover', 'auto opens with the probe');
   assert.ok(!sent.some((m) => m.method === 'initialize'), 'the probe was answered: no initialize');
-  for (const m of sent) assert.deepEqual(m.params?._meta?.['io.modelcontextprotocol/clientCapabilities'], { elicitation: {} }, `${m.method}: the modern envelope`);
+  // A tools/call also declares the tasks extension (SEP-2663): the client can follow a task it creates.
+  for (const m of sent) {
+    const expected = m.method === 'tools/call' ? { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } : { elicitation: {} };
+    assert.deepEqual(m.params?._meta?.['io.modelcontextprotocol/clientCapabilities'], expected, `${m.method}: the modern envelope`);
+  }
   assert.equal(sent.filter((m) => m.method === 'tools/call').length, 2, 'the call, and its retry after the input_required round');
   await assertReplays(out);
   await assertReplays(out, 'streamable-http');
