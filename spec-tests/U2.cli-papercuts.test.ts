@@ -212,3 +212,42 @@ describe('#18 item 5: a deadline stops the servers at once', () => {
     });
   }
 });
+
+describe('#18 item 1: call asks for progress, and progress keeps a long call alive', () => {
+  const everything = path.join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  function codexConfig(t: { after(fn: () => void): void }, timeoutSec: number): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-u2-progress-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'config.toml');
+    // A 1.5 s request timeout, and an operation of 3 s that reports progress every 0.5 s.
+    writeFileSync(file, `[mcp_servers.every]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\ntool_timeout_sec = ${timeoutSec}\n`);
+    return file;
+  }
+
+  test('U1/W7: a 3 s operation under a 1.5 s request timeout finishes, since each progress report restarts it; --progress prints them as JSON lines', async (t) => {
+    const run = await mcpwire(['call', 'trigger-long-running-operation', 'duration=3', 'steps=6', '--config', codexConfig(t, 1.5), '--progress']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /Long running operation completed/i);
+    const events = run.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { event: string; progress?: number; total?: number });
+    const progress = events.filter((e) => e.event === 'progress');
+    assert.ok(progress.length >= 5, `progress reports as JSON lines: ${run.stderr}`);
+    assert.deepEqual([progress.at(-1)!.progress, progress.at(-1)!.total], [6, 6], 'the last report is the sixth of six');
+  });
+
+  test('U1: piped without --progress the call is quiet on stderr, and still finishes', async (t) => {
+    const run = await mcpwire(['call', 'trigger-long-running-operation', 'duration=2', 'steps=4', '--config', codexConfig(t, 1.5)]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stderr, '', 'nothing but the result');
+  });
+
+  test('U1: a request that times out with no --timeout says the flag that gives it more time', async (t) => {
+    const faultServer = path.join(root, 'spec-tests', 'fixtures', 'fault-server.mjs');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-u2-hint-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'config.toml');
+    writeFileSync(file, `[mcp_servers.fault]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(faultServer)}]\ntool_timeout_sec = 1\n`);
+    const run = await mcpwire(['call', 'hang', '--config', file]);
+    assert.equal(run.status, 5, run.stderr);
+    assert.match(run.stderr, /TimeoutError: .*no answer within 1000 ms\n {2}each request waits 30 s \(or the config's timeout\); --timeout MS sets the limit/);
+  });
+});

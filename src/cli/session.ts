@@ -6,7 +6,6 @@
 
 import { TimeoutError } from '../errors.js';
 import type { ServerParams } from '../client/connect.js';
-import type { ProgressUpdate } from '../client/connection.js';
 import type { ServerStatus } from '../toolsource/supervisor.js';
 import { openToolSource, type ToolSource } from '../toolsource/tool-source.js';
 import { redact } from '../transport/redact.js';
@@ -77,8 +76,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     // A command's servers that fail are reported, not retried for minutes.
     restart: { maxFailures: 1 },
     client: {
-      // With --progress, `call` writes each update as a JSON line itself.
-      ...(line.values.progress ? {} : { onProgress: (_token: string | number, u: ProgressUpdate) => err(`  progress ${u.progress}${u.total !== undefined ? `/${u.total}` : ''}${u.message ? ` ${u.message}` : ''}\n`) }),
+      // Progress is `call`'s own: its status line on a terminal, JSON lines with --progress (#18 item 1).
       onDiagnostic: (d) => {
         if (d.kind === 'transport-fallback') {
           err(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (--transport http or sse, or "type" in a config, skips this)\n`);

@@ -131,6 +131,10 @@ export interface ToolCallOptions {
   task?: CallToolOptions['task'];
   /** Each notifications/progress of this call (asks the server for them with a progress token). */
   onProgress?: CallToolOptions['onProgress'];
+  /** Each progress report restarts the call's timeout (a long job that says it is alive is not cut off); see McpClient's RequestOptions. */
+  resetTimeoutOnProgress?: CallToolOptions['resetTimeoutOnProgress'];
+  /** With resetTimeoutOnProgress: the call's limit however much progress it reports. Default 10 minutes. */
+  maxTotalTimeoutMs?: CallToolOptions['maxTotalTimeoutMs'];
   /**
    * Runs the call inside `within`, at the call's turn: with serializeCalls,
    * after the calls before it on the same server have settled. A host that

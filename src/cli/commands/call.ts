@@ -26,9 +26,13 @@ export async function call(args: string[]): Promise<number> {
     const missing = missingRequired(toolArgs, tool.parameters);
     if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}: ${signature(tool.mcp_tool_name, tool.parameters)}`);
     const options = session.requestOptions();
-    // A call answered with a task says how it is going: on a terminal in the status line, with --progress as JSON lines on stderr.
+    // How the call is going (its progress reports, a task's status): on a terminal in the status line, with --progress as JSON lines on stderr.
     const json = line.values.progress ? (event: Record<string, unknown>) => err(`${JSON.stringify(event)}\n`) : undefined;
     const status = json ? undefined : statusLine(`calling ${tool.name}`);
+    const onProgress = (update: ProgressUpdate) => {
+      if (json) json({ event: 'progress', ...update });
+      else status!.set(`calling ${tool.name}: ${update.progress}${update.total !== undefined ? `/${update.total}` : ''}${update.message ? ` ${update.message}` : ''}`);
+    };
     const onStatus = (task: TaskState) => {
       if (json) json({ event: 'task', taskId: task.taskId, status: task.status, ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }) });
       else status!.set(`calling ${tool.name}, task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
@@ -39,7 +43,11 @@ export async function call(args: string[]): Promise<number> {
         ...options,
         // --timeout bounds the task's whole wait as well as each of its requests.
         task: { onStatus, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
-        ...(json ? { onProgress: (update: ProgressUpdate) => json({ event: 'progress', ...update }) } : {}),
+        // #18 item 1: always ask for progress, and let each report restart the request's timeout, so a long job
+        // that says it is alive finishes; --timeout, when given, still bounds the whole call.
+        onProgress,
+        resetTimeoutOnProgress: true,
+        ...(options.timeoutMs === undefined ? {} : { maxTotalTimeoutMs: options.timeoutMs }),
       });
     } finally {
       status?.();
