@@ -88,7 +88,7 @@ test('U1: an ad-hoc stdio server (-- node examples/echo-server.mjs): tools as si
   assert.equal(add.stdout, '40 + 2 = 42\n', 'the content, and not the structuredContent saying the same');
   ok(addVerbose, 'call add --verbose');
   assert.match(addVerbose.stdout, /40 \+ 2 = 42\nstructuredContent: \{\n {2}"sum": 42\n\}/);
-  assert.match(addVerbose.stderr, /^echo-server → \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"add","arguments":\{"a":40,"b":2\}\}\}$/m, 'the wire, both ways');
+  assert.match(addVerbose.stderr, /^echo-server → \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"add","arguments":\{"a":40,"b":2\},"_meta":\{"progressToken":[^}]+\}\}\}$/m, 'the wire, both ways (call always asks for progress: #18 item 1)');
   assert.match(addVerbose.stderr, /^echo-server ← \{.*"structuredContent":\{"sum":42\}/m);
   ok(addJson, 'call --json');
   assert.deepEqual(JSON.parse(addJson.stdout), { name: 'mcp.echo-server.add', truncated: false, result: { content: [{ type: 'text', text: '1 + 2 = 3' }], structuredContent: { sum: 3 } } });
