@@ -130,7 +130,8 @@ describe('what the suite hands over (suite 0.2)', () => {
   });
 });
 
-test('runOfficialClient without a URL fails with status 1', async () => {
+/** Runs the conformance client with its stdout and stderr captured; returns the status and what it wrote. */
+async function captured(args: string[], env: Record<string, string>): Promise<{ status: number; output: string }> {
   const writes: string[] = [];
   const out = process.stdout.write;
   const err = process.stderr.write;
@@ -140,35 +141,23 @@ test('runOfficialClient without a URL fails with status 1', async () => {
   }) as typeof process.stdout.write;
   process.stdout.write = capture;
   process.stderr.write = capture;
-  let status: number;
   try {
-    status = await runOfficialClient(['not a url'], { MCP_CONFORMANCE_SCENARIO: 'initialize' });
+    return { status: await runOfficialClient(args, env), output: writes.join('') };
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
   }
+}
+
+test('runOfficialClient without a URL fails with status 1', async () => {
+  const { status, output } = await captured(['not a url'], { MCP_CONFORMANCE_SCENARIO: 'initialize' });
   assert.equal(status, 1);
-  assert.match(writes.join(''), /FAIL initialize: no server URL/);
+  assert.match(output, /FAIL initialize: no server URL/);
 });
 
 test('runOfficialClient asked for a protocol version it does not speak fails before it connects', async () => {
-  const writes: string[] = [];
-  const out = process.stdout.write;
-  const err = process.stderr.write;
-  const capture = ((chunk: string | Uint8Array) => {
-    writes.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = capture;
-  process.stderr.write = capture;
-  let status: number;
-  try {
-    // Port 9 (discard) on 127.0.0.1: were it to connect, the error would be a connection failure, not this one.
-    status = await runOfficialClient(['http://127.0.0.1:9/mcp'], { MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2031-01-01' });
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
+  // Port 9 (discard) on 127.0.0.1: were it to connect, the error would be a connection failure, not this one.
+  const { status, output } = await captured(['http://127.0.0.1:9/mcp'], { MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2031-01-01' });
   assert.equal(status, 1);
-  assert.match(writes.join(''), /FAIL tools_call: MCP_CONFORMANCE_PROTOCOL_VERSION=2031-01-01 is not a protocol version/);
+  assert.match(output, /FAIL tools_call: MCP_CONFORMANCE_PROTOCOL_VERSION=2031-01-01 is not a protocol version/);
 });
