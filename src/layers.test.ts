@@ -21,6 +21,7 @@ const SELF = 'src/layers.test.ts';
 /** Layer ranks, lowest first. A module may import its own rank or lower, and the leaves. */
 const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/jsonrpc/', 0],
+  ['src/auth/', 1],
   ['src/transport/', 1],
   ['src/client/', 2],
   ['src/toolsource/', 3],
