@@ -100,6 +100,26 @@ export class AuthError extends ClosedError {
 }
 
 /**
+ * The OAuth flow a server's 401 asked for could not go on (#19): its
+ * metadata could not be found or failed a check the spec makes (a resource
+ * that names another server, an issuer that is not the one asked, no PKCE
+ * S256), or a step of the authorization failed. `step` says which; the
+ * message says what to do. Never holds a token, code, verifier or secret.
+ */
+export class OAuthError extends McpClientError {
+  override readonly name = 'OAuthError' as const;
+  readonly code = 'closed' as const;
+  constructor(
+    site: ErrorSite,
+    readonly step: 'resource-metadata' | 'authorization-server' | 'registration' | 'authorization' | 'token',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(site, message, options);
+  }
+}
+
+/**
  * The server answered 404 or 410 to a message carrying its session id (MCP
  * transports, "Session Management"), or 400 with a body that says it does
  * not know the session (what servers built on the SDK's examples answer,
