@@ -2,7 +2,7 @@
 // (U1: "clear exit codes"): a server that will not start is 4 whether `tools`,
 // `call` or `doctor` met it. Also the one-line and JSON forms of an error.
 
-import { AuthError, McpClientError, type McpErrorCode } from '../errors.js';
+import { AuthError, McpClientError, OAuthError, type McpErrorCode } from '../errors.js';
 import { UsageError } from './usage.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7, auth: 8 } as const;
@@ -21,7 +21,7 @@ const EXIT_FOR: Record<McpErrorCode, number> = {
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
   // 401/403 is its own status (#18 item 9): a refused credential is fixed otherwise than an unreachable server (4).
-  if (error instanceof AuthError) return EXIT.auth;
+  if (error instanceof AuthError || error instanceof OAuthError) return EXIT.auth;
   if (error instanceof McpClientError) return EXIT_FOR[error.code];
   return EXIT.failed;
 }
@@ -44,7 +44,7 @@ export function errorLines(error: unknown): { line: string; detail: string[] } {
 
 /** The `--json` form of an error, for scripts reading stderr: `{"error": {"code", "message", "server"}}`. */
 export function errorEnvelope(error: unknown): string {
-  const code = error instanceof UsageError ? 'usage' : error instanceof AuthError ? 'auth' : error instanceof McpClientError ? error.code : 'internal';
+  const code = error instanceof UsageError ? 'usage' : error instanceof AuthError || error instanceof OAuthError ? 'auth' : error instanceof McpClientError ? error.code : 'internal';
   const message = error instanceof Error ? error.message : String(error);
   const server = error instanceof McpClientError && error.server ? error.server : null;
   return JSON.stringify({ error: { code, message, server } });
