@@ -5,7 +5,7 @@
 // secrets scrubbed, and bounded body reading. Neither transport knows an MCP
 // method: the handshake is the client's.
 
-import { AuthError, causeChain, ClosedError, ConfigError, MessageTooLargeError, ProtocolError, type ErrorSite } from '../errors.js';
+import { AuthError, causeChain, ClosedError, ConfigError, MessageTooLargeError, OAuthError, ProtocolError, type ErrorSite } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
@@ -148,20 +148,33 @@ export abstract class HttpTransportBase {
    * close() turned into ClosedError, and one retry with fresh headers when
    * the server answers 401/403 and the provider's challenge handler asks for it.
    */
+  /** The Authorization header the provider gave each response's request: a challenge handler is told which credential was refused. */
+  private readonly sentAuthorization = new WeakMap<Response, string>();
+
   protected async request(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
     const response = await this.fetchOnce(url, init, method, signal);
     const provider = this.options.headerProvider;
     if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
     let retry: boolean;
     try {
-      retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url) });
+      const sent = this.sentAuthorization.get(response);
+      retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url), ...(sent === undefined ? {} : { authorization: sent }) });
     } catch (error) {
       await response.body?.cancel().catch(() => {});
+      // The OAuth flow's own errors are typed and hold no secret (src/auth): they reach the caller as they are.
+      if (error instanceof OAuthError) throw error;
       throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
     }
     if (!retry) return response;
     await response.body?.cancel().catch(() => {});
-    return this.fetchOnce(url, init, method, signal);
+    const again = await this.fetchOnce(url, init, method, signal);
+    // The provider learns whether what it renewed was accepted (an OAuth flow bounds fruitless renewals by it).
+    try {
+      provider.onRetried?.({ status: again.status, url: new URL(url) });
+    } catch {
+      // a hook's failure is not the request's
+    }
+    return again;
   }
 
   private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
@@ -179,7 +192,10 @@ export abstract class HttpTransportBase {
         if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
         throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
       }
-      if (!isRedirect(response.status)) return response;
+      if (!isRedirect(response.status)) {
+        if (headers.authorization !== undefined && this.options.headerProvider) this.sentAuthorization.set(response, headers.authorization);
+        return response;
+      }
       // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
       const hop = nextHop(response, target, this.url.origin, httpMethod, hops);
       await response.body?.cancel().catch(() => {});

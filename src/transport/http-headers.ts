@@ -42,7 +42,9 @@ export interface HeaderProvider {
    * passed on). Return true to send the request once more with fresh
    * headers(); false, or no handler, fails it with an AuthError.
    */
-  onChallenge?(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL }): boolean | Promise<boolean>;
+  onChallenge?(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; /** The Authorization header the refused request carried, if any. */ authorization?: string }): boolean | Promise<boolean>;
+  /** The status the request sent again after onChallenge returned true was answered with. */
+  onRetried?(result: { status: number; url: URL }): void;
 }
 
 export interface ResolvedHeaders {

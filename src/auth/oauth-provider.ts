@@ -1,0 +1,226 @@
+// The OAuth flow as the HTTP transports meet it (#19 item 1): a
+// HeaderProvider (src/transport/http-headers.ts), asked for headers before
+// each request and told of each 401/403. On a 401 it finds the server's
+// authorization server (discovery.ts), obtains a client (registration.ts),
+// has the host take the user through the authorization request (PKCE S256,
+// a checked state, RFC 8707 resource, RFC 9207 iss), exchanges the code
+// (tokens.ts), stores the result (store.ts) and asks for the request to be
+// sent again; a stored refresh token is used first. On a 403
+// insufficient_scope it asks for a strict superset of the granted scopes,
+// a bounded number of times.
+//
+// The bearer goes only to the MCP server's origin: headers() answers nothing
+// for any other URL (a redirect target, the AS, the PRM host). One refresh
+// runs at a time per provider, however many requests meet the expiry or a
+// 401 at once; a rotated refresh token is stored before the new access token
+// is used.
+
+import { OAuthError, type ErrorSite } from '../errors.js';
+import type { HeaderProvider } from '../transport/http-headers.js';
+import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
+import { createPkce, createState, stateMatches } from './pkce.js';
+import { obtainClient, type ClientIdentity, type RegisteredClient } from './registration.js';
+import { credentialKey, type CredentialStore, type StoredCredentials } from './store.js';
+import { exchangeCode, refreshTokens, type TokenSet } from './tokens.js';
+import { bearerChallenge } from './www-authenticate.js';
+
+/**
+ * Takes the user through the authorization request: opens (or prints)
+ * `url`, waits for the redirect to `redirectUri`, and resolves with the URL
+ * the browser was sent back to (its query holds code, state, iss). A host
+ * without a user rejects (or leaves the provider without an authorizer):
+ * the request then fails with an OAuthError naming the server.
+ */
+export type Authorizer = (request: { url: URL; redirectUri: string; server: string }) => Promise<URL>;
+
+export interface OAuthProviderOptions extends ClientIdentity {
+  /** The MCP server's URL: the resource, and the only origin the bearer goes to. */
+  serverUrl: string;
+  /** The server's label, for errors. */
+  server: string;
+  store: CredentialStore;
+  /** Without one, a server that needs a login fails with an OAuthError that says to log in. */
+  authorize?: Authorizer;
+  /** Where the authorization server sends the browser back; the authorizer must receive it. */
+  redirectUri: string;
+  /** Asked for when neither the challenge nor the PRM names scopes. */
+  scopes?: readonly string[];
+  fetch?: FetchLike;
+  protocolVersion?: string;
+  /** Each secret the flow learns (tokens, client secrets, codes, verifiers): for the transport's scrubber. */
+  onSecret?: (value: string) => void;
+}
+
+/** Step-ups per provider: a server that keeps asking for more is not followed forever. */
+const MAX_STEP_UPS = 2;
+/** Renewals in a row that the server refused anyway, after which a 401 is the caller's (a server that refuses every token). */
+const MAX_FRUITLESS_RENEWALS = 2;
+/** A token that expires within this is refreshed before it is sent. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+export class OAuthProvider implements HeaderProvider {
+  private readonly origin: string;
+  private readonly site: ErrorSite;
+  private issuer: string | undefined;
+  private asMeta: AuthorizationServerMetadata | undefined;
+  private prm: ProtectedResourceMetadata | undefined;
+  private current: StoredCredentials | undefined;
+  private refreshing: Promise<boolean> | undefined;
+  private authorizing: Promise<void> | undefined;
+  private stepUps = 0;
+  /** Renewals in a row whose retried request was refused again (onRetried). */
+  private fruitless = 0;
+
+  constructor(private readonly options: OAuthProviderOptions) {
+    this.origin = new URL(options.serverUrl).origin;
+    this.site = { server: options.server };
+  }
+
+  async headers(request: { url: URL; method: string }): Promise<Record<string, string>> {
+    if (request.url.origin !== this.origin) return {};
+    const tokens = await this.tokens();
+    if (!tokens) return {};
+    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= Date.now() && tokens.refresh_token) await this.refresh();
+    const fresh = this.current?.tokens;
+    return fresh ? { authorization: `Bearer ${fresh.access_token}` } : {};
+  }
+
+  async onChallenge(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; authorization?: string }): Promise<boolean> {
+    if (challenge.url.origin !== this.origin) return false;
+    const params = bearerChallenge(challenge.wwwAuthenticate) ?? {};
+    const sent = /^Bearer (.+)$/i.exec(challenge.authorization ?? '')?.[1];
+    // A renewal under way (another request met the same 401) is waited for, not repeated.
+    await Promise.allSettled([this.refreshing, this.authorizing]);
+    if (challenge.status === 403) {
+      if (params.error !== 'insufficient_scope') return false;
+      const granted = new Set((this.current?.tokens?.scope ?? '').split(' ').filter(Boolean));
+      const wanted = new Set([...granted, ...(params.scope ?? '').split(' ').filter(Boolean)]);
+      // Only a strict superset of what was granted, and only so often: a server that asks for the same again is not followed.
+      if (wanted.size <= granted.size || this.stepUps >= MAX_STEP_UPS) return false;
+      this.stepUps++;
+      await this.authorize(params.resource_metadata, [...wanted]);
+      return true;
+    }
+    // Renewed since that request was sent: send it again with the new token.
+    const current = this.current?.tokens?.access_token;
+    if (current !== undefined && sent !== current) return true;
+    // First 401 of this process: find the authorization server, and with it the credentials stored for it last time.
+    if (!this.asMeta) {
+      await this.discover(params.resource_metadata);
+      const stored = await this.tokens();
+      if (stored && stored.access_token !== sent) return true;
+    }
+    if (this.current?.tokens?.refresh_token && (await this.refresh())) return true;
+    // Renewals the server then refused anyway: past the bound another authorization would end the same way.
+    if (this.fruitless >= MAX_FRUITLESS_RENEWALS) return false;
+    const scopes = params.scope ? params.scope.split(' ').filter(Boolean) : undefined;
+    await this.authorize(params.resource_metadata, scopes);
+    return true;
+  }
+
+  onRetried(result: { status: number; url: URL }): void {
+    if (result.url.origin !== this.origin) return;
+    this.fruitless = result.status === 401 ? this.fruitless + 1 : 0;
+  }
+
+  /** The stored tokens for this server (looked up once the issuer is known), or undefined. */
+  private async tokens(): Promise<TokenSet | undefined> {
+    if (this.current) return this.current.tokens;
+    if (!this.issuer) return undefined;
+    this.current = (await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined;
+    return this.current?.tokens;
+  }
+
+  /** One refresh at a time; true when a new access token was obtained. */
+  private refresh(): Promise<boolean> {
+    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<boolean> {
+    const stored = this.current;
+    const refreshToken = stored?.tokens?.refresh_token;
+    if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint) return false;
+    try {
+      const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.options.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
+      // A refresh that rotates nothing keeps the refresh token it used; the new set is stored before it is used.
+      const next: StoredCredentials = { ...stored, tokens: { ...tokens, ...(tokens.refresh_token ? {} : { refresh_token: refreshToken }), ...(tokens.scope ? {} : stored.tokens?.scope ? { scope: stored.tokens.scope } : {}) } };
+      await this.options.store.set(credentialKey(this.options.serverUrl, stored.issuer), next);
+      this.current = next;
+      return true;
+    } catch {
+      // A refused refresh (revoked, expired): the stored tokens are of no use; the next step is a new authorization.
+      const next: StoredCredentials = { issuer: stored.issuer, ...(stored.client ? { client: stored.client } : {}) };
+      await this.options.store.set(credentialKey(this.options.serverUrl, stored.issuer), next);
+      this.current = next;
+      return false;
+    }
+  }
+
+  private authorize(resourceMetadata: string | undefined, scopes: string[] | undefined): Promise<void> {
+    this.authorizing ??= this.doAuthorize(resourceMetadata, scopes).finally(() => (this.authorizing = undefined));
+    return this.authorizing;
+  }
+
+  /** The PRM and the AS metadata, checked (discovery.ts); remembered for the provider's life. */
+  private async discover(resourceMetadata: string | undefined): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
+    const o = this.options;
+    const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) };
+    const prm = await discoverProtectedResource(o.serverUrl, resourceMetadata, discovery);
+    const issuer = prm.authorization_servers?.[0];
+    if (!issuer) throw new OAuthError(this.site, 'resource-metadata', 'the protected resource metadata names no authorization server');
+    const meta = await discoverAuthorizationServer(issuer, o.serverUrl, discovery);
+    this.prm = prm;
+    this.issuer = issuer;
+    this.asMeta = meta;
+    return { prm, meta, issuer };
+  }
+
+  private async doAuthorize(resourceMetadata: string | undefined, scopes: string[] | undefined): Promise<void> {
+    const o = this.options;
+    const { prm, meta, issuer } = this.asMeta && this.prm && this.issuer ? { prm: this.prm, meta: this.asMeta, issuer: this.issuer } : await this.discover(resourceMetadata);
+    if (!meta.authorization_endpoint || !meta.token_endpoint) throw new OAuthError(this.site, 'authorization-server', `the authorization server ${issuer} lists no authorization_endpoint or token_endpoint`);
+    const key = credentialKey(o.serverUrl, issuer);
+    const stored = (await o.store.get(key)) ?? { issuer };
+    const client: RegisteredClient = stored.client ?? (await obtainClient(meta, o.redirectUri, o, { site: this.site, ...this.secretsAndFetch() }));
+    if (!stored.client) await o.store.set(key, { ...stored, client });
+    if (!o.authorize) {
+      throw new OAuthError(this.site, 'authorization', `the server needs a login (OAuth at ${issuer}); run: mcpwire login ${o.server}`);
+    }
+    // Scope: the challenge's, else the PRM's scopes_supported, else the configured ones; offline_access only where the AS lists it.
+    const scope = [...new Set([...(scopes ?? prm.scopes_supported ?? o.scopes ?? []), ...(meta.scopes_supported?.includes('offline_access') ? ['offline_access'] : [])])];
+    const pkce = createPkce();
+    const state = createState();
+    o.onSecret?.(pkce.verifier);
+    const url = new URL(meta.authorization_endpoint);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', client.client_id);
+    url.searchParams.set('redirect_uri', o.redirectUri);
+    url.searchParams.set('code_challenge', pkce.challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('state', state);
+    url.searchParams.set('resource', o.serverUrl);
+    if (scope.length > 0) url.searchParams.set('scope', scope.join(' '));
+    const back = await o.authorize({ url, redirectUri: o.redirectUri, server: o.server });
+    const returned = back.searchParams;
+    // The state first: a callback that is not the answer to this request is not looked at further.
+    if (!stateMatches(state, returned.get('state'))) throw new OAuthError(this.site, 'authorization', 'the authorization response did not carry the state this request sent; it is not used (a forged or replayed callback)');
+    // RFC 9207: an AS that says it sends `iss` must send its own; one that sends a different one is a mix-up.
+    const iss = returned.get('iss');
+    if (iss !== null && iss !== meta.issuer) throw new OAuthError(this.site, 'authorization', `the authorization response came from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(meta.issuer)} (RFC 9207); it is not used`);
+    if (iss === null && meta.authorization_response_iss_parameter_supported === true) throw new OAuthError(this.site, 'authorization', `the authorization server ${meta.issuer} says it sends "iss" but the response has none (RFC 9207); it is not used`);
+    const error = returned.get('error');
+    if (error) throw new OAuthError(this.site, 'authorization', `the authorization was refused (${error.slice(0, 64)})`);
+    const code = returned.get('code');
+    if (!code) throw new OAuthError(this.site, 'authorization', 'the authorization response has no code');
+    o.onSecret?.(code);
+    const tokens = await exchangeCode(meta.token_endpoint, client, { code, verifier: pkce.verifier, redirectUri: o.redirectUri, resource: o.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
+    const next: StoredCredentials = { issuer, client, tokens };
+    await o.store.set(key, next);
+    this.current = next;
+  }
+
+  private secretsAndFetch(): { fetch?: FetchLike; onSecret?: (value: string) => void } {
+    return { ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...(this.options.onSecret ? { onSecret: this.options.onSecret } : {}) };
+  }
+}
