@@ -142,7 +142,7 @@ export class OAuthProvider implements HeaderProvider {
     const refreshToken = stored?.tokens?.refresh_token;
     if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint) return false;
     try {
-      const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.options.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
+      const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.prm?.resource ?? this.options.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
       // A refresh that rotates nothing keeps the refresh token it used; the new set is stored before it is used.
       const next: StoredCredentials = { ...stored, tokens: { ...tokens, ...(tokens.refresh_token ? {} : { refresh_token: refreshToken }), ...(tokens.scope ? {} : stored.tokens?.scope ? { scope: stored.tokens.scope } : {}) } };
       await this.options.store.set(credentialKey(this.options.serverUrl, stored.issuer), next);
@@ -199,7 +199,8 @@ export class OAuthProvider implements HeaderProvider {
     url.searchParams.set('code_challenge', pkce.challenge);
     url.searchParams.set('code_challenge_method', 'S256');
     url.searchParams.set('state', state);
-    url.searchParams.set('resource', o.serverUrl);
+    // RFC 8707 / MCP: the resource exactly as the PRM publishes it (a URL parser would add a "/" to a pathless one).
+    url.searchParams.set('resource', prm.resource);
     if (scope.length > 0) url.searchParams.set('scope', scope.join(' '));
     const back = await o.authorize({ url, redirectUri: o.redirectUri, server: o.server });
     const returned = back.searchParams;
@@ -214,7 +215,7 @@ export class OAuthProvider implements HeaderProvider {
     const code = returned.get('code');
     if (!code) throw new OAuthError(this.site, 'authorization', 'the authorization response has no code');
     o.onSecret?.(code);
-    const tokens = await exchangeCode(meta.token_endpoint, client, { code, verifier: pkce.verifier, redirectUri: o.redirectUri, resource: o.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
+    const tokens = await exchangeCode(meta.token_endpoint, client, { code, verifier: pkce.verifier, redirectUri: o.redirectUri, resource: prm.resource }, { site: this.site, ...this.secretsAndFetch() });
     const next: StoredCredentials = { issuer, client, tokens };
     await o.store.set(key, next);
     this.current = next;

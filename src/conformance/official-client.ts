@@ -12,6 +12,9 @@ import type { ProtocolEra } from '../client/era.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../client/request-meta.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JsonObject, type Tool } from '../client/results.js';
 import { isObject } from '../jsonrpc/message.js';
+import { headlessAuthorizer } from '../auth/headless.js';
+import { OAuthProvider } from '../auth/oauth-provider.js';
+import { MemoryCredentialStore } from '../auth/store.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { describeDiagnostic, errorText, firstLine } from '../util/text.js';
 
@@ -69,8 +72,25 @@ export function planFor(scenario: string | undefined): ScenarioPlan {
     case 'json-schema-2020-12-preservation': // the focal tool's inputSchema round-tripped, keywords intact
       return { listTools: true, callTools: false, elicitation: false, echoSchema: { from: 'json_schema_2020_12_tool', to: 'json_schema_echo' } };
     default:
-      return { listTools: true, callTools: false, elicitation: false };
+      // auth/*: list and call, so that a scope a tool call needs (step-up, retry limits) is met too.
+      return { listTools: true, callTools: scenario?.startsWith('auth/') === true, elicitation: false };
   }
+}
+
+/**
+ * The Client ID Metadata Document URL the conformance client offers (used
+ * where the AS says it takes one: auth/basic-cimd): the URL the suite expects of a conformance client. Its mock does not
+ * fetch it; a real host serves its own.
+ */
+export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** Where the conformance client says the browser comes back to; the suite's mocks redirect there at once, and nothing listens. */
+export const CONFORMANCE_REDIRECT_URI = 'http://127.0.0.1:3333/callback';
+
+/** Credentials an auth scenario hands over (`client_id`, `client_secret`): a pre-registered client. */
+function preRegisteredFrom(context: JsonObject | undefined): { preRegistered?: { client_id: string; client_secret?: string } } {
+  if (typeof context?.client_id !== 'string') return {};
+  return { preRegistered: { client_id: context.client_id, ...(typeof context.client_secret === 'string' ? { client_secret: context.client_secret } : {}) } };
 }
 
 /** One tool call a scenario's context asks for: `{name, arguments}`. */
@@ -136,10 +156,6 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
     process.stdout.write(`FAIL ${label}: no server URL\n`);
     return 1;
   }
-  if (scenario?.startsWith('auth/')) {
-    // mcpwire implements no OAuth flow (T4): the run goes ahead and fails at the server's 401, which says so.
-    process.stderr.write(`mcpwire conformance-client: scenario ${scenario} needs OAuth, which mcpwire does not implement yet\n`);
-  }
 
   const era = eraFor(env);
   const context = contextFor(env);
@@ -151,12 +167,23 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
   }
   if (context.context) {
     const keys = Object.keys(context.context).filter((k) => k !== 'name');
-    const unused = keys.filter((k) => k !== 'toolCalls');
+    const unused = keys.filter((k) => k !== 'toolCalls' && k !== 'client_id' && k !== 'client_secret');
     process.stderr.write(`mcpwire conformance-client: the scenario handed over context with ${keys.length ? keys.join(', ') : 'no keys'}${unused.length ? ` (unused: ${unused.join(', ')})` : ''}\n`);
   }
 
   const plan = planFor(scenario);
-  const transport = new StreamableHttpTransport({ url, server: 'conformance' });
+  // #19: the OAuth flow, headless (the suite's /authorize redirects straight back), credentials kept in memory for this run.
+  const headerProvider = new OAuthProvider({
+    serverUrl: url,
+    server: 'conformance',
+    store: new MemoryCredentialStore(),
+    authorize: headlessAuthorizer(),
+    redirectUri: CONFORMANCE_REDIRECT_URI,
+    clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    ...preRegisteredFrom(context.context),
+    ...(era.era && typeof era.era === 'object' ? { protocolVersion: era.era.version } : {}),
+  });
+  const transport = new StreamableHttpTransport({ url, server: 'conformance', headerProvider });
   const client = new McpClient(transport, {
     ...(era.era ? { protocolEra: era.era } : {}),
     timeoutMs: REQUEST_TIMEOUT_MS,
