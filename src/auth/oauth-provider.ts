@@ -105,8 +105,10 @@ export class OAuthProvider implements HeaderProvider {
     const current = this.current?.tokens?.access_token;
     if (current !== undefined && sent !== current) return true;
     // First 401 of this process: find the authorization server, and with it the credentials stored for it last time.
+    let discovered = false;
     if (!this.asMeta) {
       await this.discover(params.resource_metadata);
+      discovered = true;
       const stored = await this.tokens();
       if (stored && stored.access_token !== sent) return true;
     }
@@ -114,7 +116,7 @@ export class OAuthProvider implements HeaderProvider {
     // Renewals the server then refused anyway: past the bound another authorization would end the same way.
     if (this.fruitless >= MAX_FRUITLESS_RENEWALS) return false;
     const scopes = params.scope ? params.scope.split(' ').filter(Boolean) : undefined;
-    await this.authorize(params.resource_metadata, scopes);
+    await this.authorize(params.resource_metadata, scopes, discovered);
     return true;
   }
 
@@ -157,8 +159,8 @@ export class OAuthProvider implements HeaderProvider {
     }
   }
 
-  private authorize(resourceMetadata: string | undefined, scopes: string[] | undefined): Promise<void> {
-    this.authorizing ??= this.doAuthorize(resourceMetadata, scopes).finally(() => (this.authorizing = undefined));
+  private authorize(resourceMetadata: string | undefined, scopes: string[] | undefined, justDiscovered = false): Promise<void> {
+    this.authorizing ??= this.doAuthorize(resourceMetadata, scopes, justDiscovered).finally(() => (this.authorizing = undefined));
     return this.authorizing;
   }
 
@@ -176,9 +178,11 @@ export class OAuthProvider implements HeaderProvider {
     return { prm, meta, issuer };
   }
 
-  private async doAuthorize(resourceMetadata: string | undefined, scopes: string[] | undefined): Promise<void> {
+  private async doAuthorize(resourceMetadata: string | undefined, scopes: string[] | undefined, justDiscovered: boolean): Promise<void> {
     const o = this.options;
-    const { prm, meta, issuer } = this.asMeta && this.prm && this.issuer ? { prm: this.prm, meta: this.asMeta, issuer: this.issuer } : await this.discover(resourceMetadata);
+    // Discovered afresh for every authorization (unless the same challenge just did): the server may have moved to
+    // another authorization server (SEP-2352), whose credentials are its own (keyed by issuer) and whose client is registered anew.
+    const { prm, meta, issuer } = justDiscovered && this.prm && this.asMeta && this.issuer ? { prm: this.prm, meta: this.asMeta, issuer: this.issuer } : await this.discover(resourceMetadata);
     if (!meta.authorization_endpoint || !meta.token_endpoint) throw new OAuthError(this.site, 'authorization-server', `the authorization server ${issuer} lists no authorization_endpoint or token_endpoint`);
     const key = credentialKey(o.serverUrl, issuer);
     const stored = (await o.store.get(key)) ?? { issuer };
