@@ -277,3 +277,29 @@ describe('official MCP conformance suite 0.2.0-alpha.12 at 2026-07-28, client sc
     });
   }
 });
+
+// #19: the OAuth flow, headless against the suite's mocks (their /authorize redirects straight back; the
+// library's state, issuer, resource and PKCE checks still run). A representative set of the 25 scored auth
+// scenarios of 2026-07-28 (node scripts/official-conformance.mjs --suite next --requirements 2026-07-28 runs
+// them all), each judged strictly; the security ones must pass by refusing.
+describe('official MCP conformance suite 0.2.0-alpha.12, auth scenarios (#19)', { skip: needsNext }, () => {
+  const AUTH = [
+    ['auth/metadata-default', 'discovery, dynamic registration, PKCE S256, the exchange, the bearer on every request'],
+    ['auth/metadata-var2', 'the resource sent exactly as the PRM publishes it'],
+    ['auth/basic-cimd', 'a Client ID Metadata Document URL as client_id where the AS takes one'],
+    ['auth/pre-registration', 'the scenario\'s client credentials, no registration'],
+    ['auth/token-endpoint-auth-basic', 'client_secret_basic at the token endpoint'],
+    ['auth/scope-step-up', 'a 403 insufficient_scope answered with a second authorization for the union'],
+    ['auth/scope-retry-limit', 'a scope that is never granted: the step-ups stop'],
+    ['auth/resource-mismatch', 'a PRM naming another resource: no authorization request'],
+    ['auth/iss-wrong-issuer', 'an authorization response from another issuer (RFC 9207) is not used'],
+    ['auth/metadata-issuer-mismatch', 'AS metadata for another issuer is refused'],
+    ['auth/authorization-server-migration', 'a new AS in the PRM: registered anew there (SEP-2352)'],
+  ] as const;
+  for (const [scenario, what] of AUTH) {
+    test(`${scenario} at 2026-07-28: ${what}`, { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+      const verdict = await assertScenario(scenario, [], AT_2026);
+      assert.ok(verdict.checks.some((c) => c.status === 'SUCCESS'), `${scenario}: at least one check succeeded`);
+    });
+  }
+});
