@@ -70,6 +70,14 @@ export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
+// OAuth (#19): a HeaderProvider for the HTTP transports (`headerProvider` in ServerParams), with its parts.
+export { OAuthProvider, type Authorizer, type OAuthProviderOptions } from './auth/oauth-provider.js';
+export { headlessAuthorizer } from './auth/headless.js';
+export { credentialKey, defaultCredentialsFile, FileCredentialStore, MemoryCredentialStore, type CredentialStore, type StoredCredentials } from './auth/store.js';
+export type { ClientIdentity, RegisteredClient } from './auth/registration.js';
+export type { ClientAuthMethod, OAuthClientCredentials, TokenSet } from './auth/tokens.js';
+export type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './auth/discovery.js';
+export { parseWwwAuthenticate, type AuthChallenge } from './auth/www-authenticate.js';
 export { DEFAULT_STARTUP_TIMEOUT_MS, loadKagedProject, loadKestrelConfigFile, loadToolSourceConfig, openKestrelMcp, openToolSource, readKestrelConfig } from './toolsource/entry.js';
 export type { KagedProjectOptions } from './toolsource/config/kaged.js';
 export type {
