@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { OAuthError } from '../errors.js';
-import { authorizationServerMetadataUrls, discoverAuthorizationServer, discoverProtectedResource, isInternalHost, protectedResourceMetadataUrls, refusedTarget, resourceNamesServer } from './discovery.js';
+import { authorizationServerMetadataUrls, discoverAuthorizationServer, discoverProtectedResource, isInternalHost, legacyAuthorizationServer, nothingFound, protectedResourceMetadataUrls, refusedTarget, resourceNamesServer } from './discovery.js';
 
 type Route = (path: string) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
@@ -134,5 +134,29 @@ describe('SSRF: a public server cannot send us into internal networks', () => {
     assert.equal(refusedTarget('http://127.0.0.1:9/x', 'http://127.0.0.1:8/mcp'), undefined, 'a loopback server may use loopback metadata');
     assert.match(refusedTarget('https://user:pw@auth.example.com/', 'https://mcp.example.com/') ?? '', /credentials/);
     assert.ok(isInternalHost('100.64.0.1') && isInternalHost('172.31.0.1') && !isInternalHost('172.32.0.1') && !isInternalHost('8.8.8.8'));
+  });
+});
+
+describe('the 2025-03-26 fallbacks (no Protected Resource Metadata)', () => {
+  test('the server\'s origin is the authorization server: its metadata if it has some, else the default endpoints', async () => {
+    serve({ '/.well-known/oauth-authorization-server': GOOD_AS(base) });
+    assert.equal((await legacyAuthorizationServer(`${base}/mcp`)).token_endpoint, `${base}/token`);
+    serve({});
+    assert.deepEqual(await legacyAuthorizationServer(`${base}/mcp`), {
+      issuer: base,
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/token`,
+      registration_endpoint: `${base}/register`,
+      code_challenge_methods_supported: ['S256'],
+    });
+  });
+
+  test('metadata that is there but refused (another issuer) is not replaced by the defaults', async () => {
+    serve({ '/.well-known/oauth-authorization-server': GOOD_AS(`${base}/oauth`) });
+    await assert.rejects(legacyAuthorizationServer(`${base}/mcp`), /is for issuer/);
+    serve({});
+    await assert.rejects(discoverProtectedResource(`${base}/mcp`, undefined), (e: unknown) => nothingFound(e));
+    serve({ '/prm': { resource: 'https://elsewhere.test/' } });
+    await assert.rejects(discoverProtectedResource(`${base}/mcp`, `${base}/prm`), (e: unknown) => e instanceof OAuthError && !nothingFound(e));
   });
 });

@@ -199,6 +199,33 @@ async function boundedText(response: Response): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Whether discovery found nothing (as against finding something it refused). */
+export function nothingFound(error: unknown): boolean {
+  return error instanceof OAuthError && (error as OAuthError & { notFound?: boolean }).notFound === true;
+}
+
+/**
+ * The 2025-03-26 revision's fallbacks, for a server with no Protected
+ * Resource Metadata: its origin is the authorization server; without
+ * metadata there either, the default endpoints /authorize, /token and
+ * /register on that origin (PKCE S256 assumed: that revision requires it).
+ */
+export async function legacyAuthorizationServer(serverUrl: string, options: DiscoveryOptions = {}): Promise<AuthorizationServerMetadata> {
+  const origin = new URL(serverUrl).origin;
+  try {
+    return await discoverAuthorizationServer(origin, serverUrl, options);
+  } catch (error) {
+    if (!nothingFound(error)) throw error;
+    return {
+      issuer: origin,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      registration_endpoint: `${origin}/register`,
+      code_challenge_methods_supported: ['S256'],
+    };
+  }
+}
+
 /** The server's PRM, checked: its `resource` names this server. Throws OAuthError (step resource-metadata) with every URL tried and why. */
 export async function discoverProtectedResource(serverUrl: string, fromChallenge: string | undefined, options: DiscoveryOptions = {}): Promise<ProtectedResourceMetadata> {
   const site = options.site ?? { server: '' };
@@ -222,7 +249,7 @@ export async function discoverProtectedResource(serverUrl: string, fromChallenge
     }
     return prm as ProtectedResourceMetadata;
   }
-  throw new OAuthError(site, 'resource-metadata', `no protected resource metadata found (${tried.join('; ')})`);
+  throw Object.assign(new OAuthError(site, 'resource-metadata', `no protected resource metadata found (${tried.join('; ')})`), { notFound: true });
 }
 
 /** The issuer's metadata, checked: issuer identical, PKCE S256 supported. Throws OAuthError (step authorization-server). */
@@ -251,5 +278,5 @@ export async function discoverAuthorizationServer(issuer: string, serverUrl: str
     }
     return meta as AuthorizationServerMetadata;
   }
-  throw new OAuthError(site, 'authorization-server', `no authorization server metadata found for ${issuer} (${tried.join('; ')})`);
+  throw Object.assign(new OAuthError(site, 'authorization-server', `no authorization server metadata found for ${issuer} (${tried.join('; ')})`), { notFound: true });
 }

@@ -17,7 +17,7 @@
 
 import { OAuthError, type ErrorSite } from '../errors.js';
 import type { HeaderProvider } from '../transport/http-headers.js';
-import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
+import { discoverAuthorizationServer, discoverProtectedResource, legacyAuthorizationServer, nothingFound, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
 import { createPkce, createState, stateMatches } from './pkce.js';
 import { obtainClient, type ClientIdentity, type RegisteredClient } from './registration.js';
 import { credentialKey, type CredentialStore, type StoredCredentials } from './store.js';
@@ -168,10 +168,23 @@ export class OAuthProvider implements HeaderProvider {
   private async discover(resourceMetadata: string | undefined): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
     const o = this.options;
     const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) };
-    const prm = await discoverProtectedResource(o.serverUrl, resourceMetadata, discovery);
+    let prm: ProtectedResourceMetadata;
+    let meta: AuthorizationServerMetadata;
+    try {
+      prm = await discoverProtectedResource(o.serverUrl, resourceMetadata, discovery);
+    } catch (error) {
+      // No PRM at all (not one refused): a 2025-03-26 server, whose origin is its authorization server.
+      if (!nothingFound(error)) throw error;
+      meta = await legacyAuthorizationServer(o.serverUrl, discovery);
+      prm = { resource: o.serverUrl, authorization_servers: [meta.issuer] };
+      this.prm = prm;
+      this.issuer = meta.issuer;
+      this.asMeta = meta;
+      return { prm, meta, issuer: meta.issuer };
+    }
     const issuer = prm.authorization_servers?.[0];
     if (!issuer) throw new OAuthError(this.site, 'resource-metadata', 'the protected resource metadata names no authorization server');
-    const meta = await discoverAuthorizationServer(issuer, o.serverUrl, discovery);
+    meta = await discoverAuthorizationServer(issuer, o.serverUrl, discovery);
     this.prm = prm;
     this.issuer = issuer;
     this.asMeta = meta;
