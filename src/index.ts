@@ -73,6 +73,7 @@ export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/ht
 // OAuth (#19): a HeaderProvider for the HTTP transports (`headerProvider` in ServerParams), with its parts.
 export { OAuthProvider, type Authorizer, type OAuthProviderOptions } from './auth/oauth-provider.js';
 export { headlessAuthorizer } from './auth/headless.js';
+export { browserAuthorizer, DEFAULT_LOGIN_TIMEOUT_MS, openInBrowser, refusedToOpen, startLoopbackReceiver, type BrowserAuthorizerOptions, type LoopbackReceiver } from './auth/loopback.js';
 export { credentialKey, defaultCredentialsFile, FileCredentialStore, MemoryCredentialStore, type CredentialStore, type StoredCredentials } from './auth/store.js';
 export type { ClientIdentity, RegisteredClient } from './auth/registration.js';
 export type { ClientAuthMethod, OAuthClientCredentials, TokenSet } from './auth/tokens.js';
