@@ -9,19 +9,29 @@ import { out, err } from '../process.js';
 import { protocolText } from '../protocol.js';
 import { plural, printRows } from '../render.js';
 import { signature } from '../schema.js';
-import { failureOf, failureStatus, withSession } from '../session.js';
+import { findTool } from '../find-tool.js';
+import { failureOf, failureStatus, withSession, type Session } from '../session.js';
+import { printToolView } from '../tool-view.js';
+import { UsageError } from '../usage.js';
 
 /** A description is cut to this many characters: one line per tool on a terminal. */
 const DESCRIPTION_CHARS = 100;
 
 export async function tools(args: string[]): Promise<number> {
   const line = parseCommandLine('tools', args);
+  const [name, ...extra] = line.positionals;
+  if (extra.length > 0) throw new UsageError('tools takes one NAME at most: a server\'s key (its tools) or a tool (its parameters and an example call)');
   return withSession('tools', line, async (session) => {
     const { source } = session;
-    const failed = await session.start();
+    const keys = source.status().map((s) => s.key);
+    // #18 item 4: NAME is a server's key (that server's tools) or a tool (one tool's view).
+    if (name !== undefined && !keys.includes(name)) return toolView(session, name);
+    if (name !== undefined && line.values.server !== undefined && line.values.server !== name) throw new UsageError(`tools ${name} and --server ${line.values.server} name two servers; give one`);
+    const selected = name !== undefined ? [name] : session.selected();
+    const failed = await session.start(selected);
     // One server asked for and down: its failure is the command's, reported like any command's error.
-    if (session.selected().length === 1 && failed.length === 1) await session.startOrThrow(failed[0]!.key);
-    const wanted = new Set(session.selected());
+    if (selected.length === 1 && failed.length === 1) await session.startOrThrow(failed[0]!.key);
+    const wanted = new Set(selected);
     const agent = line.values.agent;
     // The selected servers are started above: the agent's rules filter what they registered, starting no other.
     const list = (agent !== undefined ? await source.tools({ agent, discover: false }) : source.registered()).filter((d) => wanted.has(d.mcp_server));
@@ -53,4 +63,19 @@ export async function tools(args: string[]): Promise<number> {
     }
     return failureStatus(failed);
   });
+}
+
+/** One tool: its definition with --json, else its description, parameters and an example call. Unknown: UnknownToolError (exit 3). */
+async function toolView(session: Session, name: string): Promise<number> {
+  const { tool } = await findTool(session, [name]);
+  const { values, serverCommand } = session.line;
+  if (values.json) {
+    out(`${JSON.stringify({ ...tool, ...session.protocol(tool.mcp_server) }, null, 2)}\n`);
+    return 0;
+  }
+  const several = session.source.status().length > 1;
+  // How this command line reaches the servers, so the example runs as printed (headers and -e left out: they may be secrets).
+  const target = values.config !== undefined ? ['--config', values.config] : values.url !== undefined ? ['--url', values.url, ...(values.transport ? ['--transport', values.transport] : [])] : serverCommand.length > 0 ? ['--', ...serverCommand] : [];
+  printToolView(tool, several ? `${tool.mcp_server}.${tool.mcp_tool_name}` : tool.mcp_tool_name, target);
+  return 0;
 }
