@@ -120,6 +120,11 @@ export function secretProblem(kind: 'header' | 'env' | 'arg' | 'url', name: stri
 /** Flags whose next word (or `=value`) is a credential: `--api-key sk-…`, `--token=…`. */
 const SECRET_FLAG = /^--?[A-Za-z0-9_-]*(key|token|secret|password|passwd|credential|auth)[A-Za-z0-9_-]*$/i;
 
+/** `--api-key`, `--token`: a flag whose value is a credential. */
+export function isSecretFlag(word: string): boolean {
+  return word.startsWith('-') && !word.includes('=') && SECRET_FLAG.test(word);
+}
+
 /** The first problem with a command line to be saved: a credential given to a flag, or a token-shaped word. */
 export function argsProblem(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {

@@ -14,7 +14,7 @@ import { parseProtocolEra } from '../../toolsource/config/era.js';
 import { unknownServerError } from '../../toolsource/unknown-tool.js';
 import { describeArgError } from '../arg-errors.js';
 import { out, err } from '../process.js';
-import { argsProblem, PROJECT_FILE, readSavedFile, secretProblem, urlProblem, userConfigPath, writeSavedFile, type SavedEntry } from '../saved.js';
+import { argsProblem, isSecretFlag, PROJECT_FILE, readSavedFile, secretProblem, urlProblem, userConfigPath, writeSavedFile, type SavedEntry } from '../saved.js';
 import { headerParts } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
@@ -347,9 +347,11 @@ function referencesForSecrets(name: string, raw: SavedEntry): { entry: SavedEntr
       if (typeof word !== 'string') continue;
       const eq = word.indexOf('=');
       if (word.startsWith('-') && eq > 0 && argsProblem([word]) !== undefined) args[i] = `${word.slice(0, eq + 1)}${reference(variableName(name, word.slice(0, eq)))}`;
-      else if (argsProblem([word]) !== undefined) {
-        const flag = typeof args[i - 1] === 'string' && (args[i - 1] as string).startsWith('-') ? (args[i - 1] as string) : 'SECRET';
-        args[i] = reference(variableName(name, flag));
+      else {
+        const before = typeof args[i - 1] === 'string' ? (args[i - 1] as string) : '';
+        // The value of `--api-key VALUE`, whatever it looks like; or any word shaped like a token.
+        const flagged = isSecretFlag(before) && !word.startsWith('-') && secretProblem('env', 'KEY', word) !== undefined;
+        if (flagged || argsProblem([word]) !== undefined) args[i] = reference(variableName(name, flagged ? before : 'SECRET'));
       }
     }
     entry.args = args;
