@@ -5,7 +5,10 @@
 
 import type { ToolDefinition } from '../toolsource/registry.js';
 import { unknownToolError } from '../toolsource/unknown-tool.js';
+import { bridgeDefinition, kestrelTools, type AgentTool } from './host-names.js';
 import { isKeyValue } from './schema.js';
+import { kestrelName } from '../toolsource/kestrel/agent-names.js';
+import { sanitize } from '../toolsource/naming.js';
 import type { Session } from './session.js';
 import { UsageError } from './usage.js';
 
@@ -15,10 +18,12 @@ import { UsageError } from './usage.js';
  * bare name or an alias. A server that cannot start fails the call with its
  * own error (exit 4 for one that will not start).
  */
-export async function findTool(session: Session, positionals: readonly string[]): Promise<{ tool: ToolDefinition; words: string[] }> {
+export async function findTool(session: Session, positionals: readonly string[]): Promise<{ tool: ToolDefinition; words: string[]; agent?: AgentTool & { definition: ToolDefinition | undefined } }> {
   const { source } = session;
   const keys = source.status().map((s) => s.key);
   const [first, second, ...more] = positionals as [string, ...string[]];
+  // mcp__<server>__<tool>: a Kestrel agent's name (#18 item 11), a bridge's too, whatever the config's format.
+  if (first.startsWith('mcp__') && source.resolve(first) === undefined) return kestrelNamed(session, first, positionals.slice(1));
   // --server KEY: the tool is that server's, by its own name, canonical name or alias; no other server starts.
   const only = session.line.values.server;
   if (only !== undefined) {
@@ -80,4 +85,17 @@ function unknownTool(session: Session, name: string, unavailable: readonly strin
   const shared = (d: ToolDefinition) => known.filter((other) => other.mcp_tool_name === d.mcp_tool_name).length > 1;
   const naming = (d: ToolDefinition) => (name.startsWith('mcp.') || shared(d) ? d.name : d.mcp_tool_name);
   throw unknownToolError(name, known, { naming, unavailable, servers, hint: 'mcpwire tools lists them' });
+}
+
+/** A Kestrel name: the servers it may point into are started (all, when it names none), and the agent's tools named as the plugin names them. */
+async function kestrelNamed(session: Session, name: string, words: string[]): Promise<{ tool: ToolDefinition; words: string[]; agent: AgentTool & { definition: ToolDefinition | undefined } }> {
+  const keys = session.source.status().map((s) => s.key);
+  const only = session.line.values.server;
+  const pointed = keys.filter((key) => name.startsWith(`mcp__${sanitize(key)}__`));
+  const wanted = only !== undefined ? [only] : pointed.length > 0 ? pointed : keys;
+  const failed = await session.start(wanted);
+  if (failed.length === wanted.length && failed.length > 0) await session.startOrThrow(failed[0]!.key);
+  const agent = (await kestrelTools(session, wanted)).find((t) => t.name === name);
+  if (agent !== undefined) return { tool: agent.definition ?? bridgeDefinition(agent), words, agent };
+  throw unknownToolError(name, session.source.registered(), { naming: (d) => kestrelName(d.mcp_server, d.mcp_tool_name), unavailable: failed.map((f) => f.key), servers: keys, hint: 'mcpwire tools --names kestrel lists them' });
 }

@@ -24,6 +24,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   timeout: { type: 'string' },
   era: { type: 'string' },
+  names: { type: 'string' },
   verbose: { type: 'boolean', short: 'v', default: false },
   progress: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },

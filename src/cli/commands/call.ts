@@ -21,8 +21,15 @@ export async function call(args: string[]): Promise<number> {
     throw new UsageError('call needs a tool name, e.g. mcpwire call echo message=hi -- node server.js (see mcpwire call --help)');
   }
   return withSession('call', line, async (session) => {
-    const { tool, words } = await findTool(session, line.positionals);
+    const { tool, words, agent } = await findTool(session, line.positionals);
     const toolArgs = await argumentsFor(tool, words);
+    // A Kestrel bridge (mcp__<server>__read_resource, …): what the plugin answers the agent (#18 item 11).
+    if (agent?.bridge !== undefined) {
+      const { runBridge } = await import('../host-names.js');
+      const text = await runBridge(session, agent, toolArgs);
+      out(line.values.json ? `${JSON.stringify({ name: agent.name, content: text })}\n` : `${text}\n`);
+      return 0;
+    }
     const missing = missingRequired(toolArgs, tool.parameters);
     if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}: ${signature(tool.mcp_tool_name, tool.parameters)}`);
     const options = session.requestOptions();
