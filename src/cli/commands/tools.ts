@@ -64,7 +64,7 @@ export async function tools(args: string[]): Promise<number> {
       if (protocol !== undefined) out(`server ${status.key}: ${protocolText(protocol)}\n`);
       if (scheme === 'kestrel') {
         const theirs = agentTools.filter((t) => t.server === status.key);
-        out(`${status.key} (${plural(theirs.length, 'tool')} as a Kestrel agent sees them, bridges included: name, permission, description; call by these names)\n`);
+        out(`${status.key} (${plural(theirs.length, 'tool')}; as a Kestrel agent sees them, bridges included: name, permission, description; call by these names)\n`);
         printRows(theirs.map((t) => [signature(t.name, t.parameters), `${t.permission.padEnd(4)}  ${firstLine(t.description, DESCRIPTION_CHARS)}`]));
         continue;
       }
