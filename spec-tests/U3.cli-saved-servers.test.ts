@@ -123,6 +123,12 @@ describe('#18 item 12: saved servers', () => {
     assert.match(text, /^\{\n {4}"\$schema"/, 'the file\'s indent is kept');
     assert.deepEqual(readdirSync(where.cwd), ['mcpwire.json'], 'no temporary file is left beside it');
 
+    writeFileSync(file, JSON.stringify({ servers: { vs: { command: 'node' } } }));
+    const vscode = await mcpwire(['add', 'x', '--', 'node', 'x.js'], where);
+    assert.equal(vscode.status, 2, 'a file of another form is not given an mcpServers key that would hide its servers');
+    assert.match(vscode.stderr, /keeps its servers under "servers"/);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { servers: { vs: { command: 'node' } } });
+
     writeFileSync(file, '{\n  // a comment\n  "mcpServers": {}\n}\n');
     const commented = await mcpwire(['add', 'x', '--', 'node', 'x.js'], where);
     assert.equal(commented.status, 2, 'a file with comments is not rewritten (they would be lost)');
@@ -177,6 +183,14 @@ describe('#18 item 12: saved servers', () => {
         assert.equal(existsSync(where.user), false);
       });
     }
+
+    test('what is not a secret is written as given: paths, package names, versions, plain settings', async (t) => {
+      const where = folders(t, 'u3-plain');
+      const argv = ['npx', '-y', '@modelcontextprotocol/server-filesystem@2025.11.25', '/home/someone/projects/a-rather-long-folder-name-2025', 'mcp-server-with-a-long-name-v2-2025-11-25', '--log-level', 'debug'];
+      ok(await mcpwire(['add', 'fs', '-e', 'LOG_LEVEL=debug', '-e', 'NODE_OPTIONS=--max-old-space-size=4096', '--', ...argv], where), 'add');
+      const saved = JSON.parse(readFileSync(path.join(where.cwd, 'mcpwire.json'), 'utf8')).mcpServers.fs;
+      assert.deepEqual(saved, { command: 'npx', args: argv.slice(1), env: { LOG_LEVEL: 'debug', NODE_OPTIONS: '--max-old-space-size=4096' } });
+    });
 
     test('T4: references are accepted (--bearer-env, --header-env, -e NAME, ${VAR} in a value); the secret reaches the server from the environment only', async (t) => {
       const where = folders(t, 'u3-refs');

@@ -57,6 +57,9 @@ export function readSavedFile(file: string): SavedFile {
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new UsageError(`${file} is not a JSON object; expected {"mcpServers": {...}}`);
   const doc = document as Record<string, unknown>;
+  // Another format's file (VS Code's "servers", a Kestrel or kaged config): an mcpServers key beside it would hide its servers.
+  const other = ['servers', 'plugins', 'mcp'].find((key) => key in doc);
+  if (doc.mcpServers === undefined && other !== undefined) throw new UsageError(`${file} keeps its servers under "${other}", not "mcpServers": mcpwire add edits mcpServers files only; edit it by hand, or give this folder an mcpwire.json of its own`);
   doc.mcpServers ??= {};
   const servers = doc.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new UsageError(`${file}: "mcpServers" is not an object; expected {"mcpServers": {NAME: {...}}}`);
@@ -90,10 +93,12 @@ const REFERENCE = /\$\{[^{}]+\}/;
 /** Values that are credentials whatever they are called: known token prefixes, a literal bearer token, a long opaque string. */
 function looksLikeToken(value: string): boolean {
   if (REFERENCE.test(value)) return false;
-  if (/^(sk|pk|rk)[-_]|^gh[pousr]_|^github_pat_|^xox[abpors]-|^glpat-|^AKIA[0-9A-Z]{12}|^eyJ[A-Za-z0-9_-]{8,}\./.test(value)) return true;
+  if (/^(sk|pk|rk)[-_]|^gh[pousr]_|^github_pat_|^xox[abpors]-|^glpat-|^AKIA[0-9A-Z]{12}|^AIza[0-9A-Za-z_-]{20}|^eyJ[A-Za-z0-9_-]{8,}\./.test(value)) return true;
   if (/^(bearer|basic|token)\s+\S/i.test(value)) return true;
-  // 24+ characters of one unbroken word with letters and digits: a key, not a setting.
-  return /^[A-Za-z0-9+/=_.~-]{24,}$/.test(value) && /[A-Za-z]/.test(value) && /[0-9]/.test(value) && !value.includes('/');
+  // One unbroken word of 32+ characters, hex, or with upper and lower case letters and digits: a key, not a
+  // setting, a path (a / is allowed only in base64, so paths and package names are left alone) or a version.
+  if (!/^[A-Za-z0-9+/=_-]{32,}$/.test(value)) return false;
+  return /^[0-9a-f]+$/i.test(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value) && !/^[@.]|\/[a-z]/.test(value));
 }
 
 /**

@@ -201,7 +201,7 @@ export function headerParts(header: string, index: number): [string, string] {
   return [name, header.slice(at + 1).trim()];
 }
 
-function ordinal(n: number): string {
+export function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
   return `${n}${suffix}`;
 }

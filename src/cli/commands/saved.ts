@@ -15,7 +15,7 @@ import { unknownServerError } from '../../toolsource/unknown-tool.js';
 import { describeArgError } from '../arg-errors.js';
 import { out, err } from '../process.js';
 import { argsProblem, isSecretFlag, PROJECT_FILE, readSavedFile, secretProblem, urlProblem, userConfigPath, writeSavedFile, type SavedEntry } from '../saved.js';
-import { headerParts } from '../target.js';
+import { headerParts, ordinal } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
 const KEY = /^[A-Za-z0-9_-]+$/;
@@ -116,7 +116,7 @@ export function add(args: string[]): number {
       const eq = pair.indexOf('=');
       // -e NAME: passed through from the environment the server starts in.
       const variable = eq === -1 ? pair : pair.slice(0, eq);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new UsageError(`the ${index + 1}. -e is not NAME=value or NAME; write -e NAME=value, or -e NAME to pass it through`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new UsageError(`the ${ordinal(index + 1)} -e is not NAME=value or NAME; write -e NAME=value, or -e NAME to pass it through`);
       const value = eq === -1 ? `\${${variable}}` : pair.slice(eq + 1);
       const why = secretProblem('env', variable, value);
       if (why !== undefined) throw new UsageError(why);
@@ -276,6 +276,8 @@ async function jsonEntries(file: string): Promise<Map<string, SavedEntry>> {
       // Windsurf's serverUrl is url everywhere else.
       const withUrl = entry.serverUrl !== undefined && entry.url === undefined ? { ...entry, url: entry.serverUrl } : entry;
       for (const key of JSON_KEYS) if (withUrl[key] !== undefined) kept[key] = withUrl[key];
+      // VS Code's envFile is loaded by the editor: without it the server would start short of its variables, silently.
+      if (entry.envFile !== undefined) err(`note: ${name}: "envFile" is not copied (mcpwire does not read it); put its variables in "env", as \${VAR} references\n`);
       entries.delete(name);
       entries.set(name, kept);
     }
@@ -305,6 +307,8 @@ async function codexEntries(file: string): Promise<Map<string, SavedEntry>> {
     if (e.enabled === false) entry.disabled = true;
     if (e.disabled_tools !== undefined) entry.disabledTools = e.disabled_tools;
     if (e.protocol_era !== undefined) entry.protocolEra = e.protocol_era;
+    const dropped = ['enabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec'].filter((key) => e[key] !== undefined);
+    if (dropped.length > 0) err(`note: ${name}: ${dropped.join(', ')} not copied (an mcpServers file has no such keys)\n`);
     entries.set(name, entry);
   }
   return entries;
