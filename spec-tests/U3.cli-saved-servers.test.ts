@@ -157,6 +157,29 @@ describe('#18 item 12: saved servers', () => {
     assert.deepEqual(JSON.parse(readFileSync(where.user, 'utf8')), { mcpServers: {} });
   });
 
+  test('the user\'s saved servers join a folder\'s mcpwire.json (its own win a shared name); a broken user file costs a note, not the command', async (t) => {
+    const where = folders(t, 'u3-merge');
+    ok(await mcpwire(['add', 'mine', '--', process.execPath, echoScript], where), 'add to the project');
+    ok(await mcpwire(['add', 'theirs', '--user', '--', process.execPath, echoScript], where), 'add to the user file');
+    // The same name in both: the folder's entry (a command that cannot start) must not be shadowed by the user's working one.
+    ok(await mcpwire(['add', 'both', '--user', '--', process.execPath, echoScript], where), 'add both --user');
+    ok(await mcpwire(['add', 'both', '--', 'mcpwire-no-such-program-u3'], where), 'add both');
+    const [theirs, verbose, both] = await Promise.all([
+      mcpwire(['call', 'theirs.add', 'a=1', 'b=2'], where),
+      mcpwire(['tools', 'mine', '-v'], where),
+      mcpwire(['call', 'both.echo', 'message=x'], where),
+    ]);
+    ok(theirs, 'a user server from a folder with its own file');
+    assert.equal(theirs.stdout, '1 + 2 = 3\n');
+    assert.ok(verbose.stderr.includes(`, and theirs from the user's saved servers in ${where.user}`), verbose.stderr.slice(0, 400));
+    assert.equal(both.status, 4, 'the folder\'s "both" is the one started');
+    writeFileSync(where.user, '{"mcpServers": {"broken": {"command": 3}}}');
+    const still = await mcpwire(['call', 'mine.echo', 'message=still'], where);
+    ok(still, 'the folder\'s servers with a broken user file');
+    assert.equal(still.stdout, 'Echo: still\n');
+    assert.match(still.stderr, /^note: the user's saved servers were not read: /m);
+  });
+
   describe('secrets are written as ${VAR} references, never as values (canary)', () => {
     const refused: [string, string[]][] = [
       ['--header "Authorization: Bearer <secret>"', ['add', 'web', '--url', 'https://api.example.com/mcp', '--header', `Authorization: Bearer ${CANARY}`]],

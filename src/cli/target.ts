@@ -70,13 +70,38 @@ async function configFromLine(command: string, line: CommandLine): Promise<ToolS
   if (values.header.length > 0 || values.env.length > 0) throw new UsageError('--header and --env apply to a server given by -- COMMAND or --url');
   const file = configPath(values);
   if (file === undefined) throw noServerGiven(command);
-  if (values.verbose) err(`config: ${configOrigin(values, file)}\n`);
-  return loadToolSourceConfig({
+  const config = await loadToolSourceConfig({
     config: file,
     ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
     ...(values.local !== undefined ? { local: values.local } : {}),
     ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
   });
+  const merged = file === PROJECT_FILE && values.config === undefined && !process.env.MCPWIRE_CONFIG ? await withUserServers(config) : { config, added: [] };
+  if (values.verbose) err(`config: ${configOrigin(values, file)}${merged.added.length > 0 ? `, and ${merged.added.join(', ')} from the user's saved servers in ${userConfigPath()}` : ''}\n`);
+  return merged.config;
+}
+
+/**
+ * The folder's mcpwire.json with the user's saved servers beside it
+ * (mcpwire add --user: they are meant for every folder); the folder's own
+ * server wins a key both have. A user file that does not load costs a
+ * note, not the command: the folder's servers are still there.
+ */
+async function withUserServers(config: ToolSourceConfig): Promise<{ config: ToolSourceConfig; added: string[] }> {
+  const file = userConfigPath();
+  if (!existsSync(file)) return { config, added: [] };
+  let user: ToolSourceConfig;
+  try {
+    user = await loadToolSourceConfig({ config: file });
+  } catch (error) {
+    // A ConfigError names file, line and key, never a value.
+    err(`note: the user's saved servers were not read: ${String((error as Error).message).split('\n')[0]}\n`);
+    return { config, added: [] };
+  }
+  const own = new Set(config.servers.map((s) => s.key));
+  const added = user.servers.filter((s) => !own.has(s.key));
+  if (added.length === 0) return { config, added: [] };
+  return { config: { ...config, servers: [...config.servers, ...added], secrets: [...new Set([...config.secrets, ...user.secrets])] }, added: added.map((s) => s.key) };
 }
 
 function adHocConfig(line: CommandLine): ToolSourceConfig {

@@ -21,8 +21,9 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
-  Neither: $MCPWIRE_CONFIG, else ./mcpwire.json, else the user's saved servers (mcpwire add --user);
-  with none of these the command says so (exit 2). -v says which file was read.
+  Neither: $MCPWIRE_CONFIG, else ./mcpwire.json and the user's saved servers (mcpwire add --user; the
+  folder's win a shared name), else the user's alone; with none the command says so (exit 2).
+  -v says which files were read.
   A server given by -- or --url is named by a key derived from it: the package or script name for a
   command (npx -y @scope/server-foo → server-foo; node dist/index.js → the folder above dist), the host
   for a URL (api.example.com → api-example-com); its tools are mcp.<key>.<tool>.
