@@ -41,9 +41,10 @@ export interface SavedFile {
 
 /**
  * Reads `file` for editing. A missing file is an empty one. A file with
- * comments or trailing commas is refused: rewriting it would drop them.
+ * comments or trailing commas is refused: rewriting it would drop them; so
+ * is one in another form, unless only `read` (its mcpServers are none).
  */
-export function readSavedFile(file: string): SavedFile {
+export function readSavedFile(file: string, purpose: 'edit' | 'read' = 'edit'): SavedFile {
   if (!existsSync(file)) {
     const document: Record<string, unknown> = { mcpServers: {} };
     return { file, document, servers: document.mcpServers as Record<string, SavedEntry>, indent: '  ', existed: false };
@@ -59,7 +60,10 @@ export function readSavedFile(file: string): SavedFile {
   const doc = document as Record<string, unknown>;
   // Another format's file (VS Code's "servers", a Kestrel or kaged config): an mcpServers key beside it would hide its servers.
   const other = ['servers', 'plugins', 'mcp'].find((key) => key in doc);
-  if (doc.mcpServers === undefined && other !== undefined) throw new UsageError(`${file} keeps its servers under "${other}", not "mcpServers": mcpwire add edits mcpServers files only; edit it by hand, or give this folder an mcpwire.json of its own`);
+  if (doc.mcpServers === undefined && other !== undefined) {
+    if (purpose === 'read') return { file, document: doc, servers: {}, indent: '  ', existed: true };
+    throw new UsageError(`${file} keeps its servers under "${other}", not "mcpServers": mcpwire edits mcpServers files only; edit it by hand`);
+  }
   doc.mcpServers ??= {};
   const servers = doc.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new UsageError(`${file}: "mcpServers" is not an object; expected {"mcpServers": {NAME: {...}}}`);

@@ -165,6 +165,7 @@ interface Listed {
   env: string[];
   headers: string[];
   disabled: boolean;
+  shadowed: boolean;
 }
 
 export function list(args: string[]): number {
@@ -173,7 +174,7 @@ export function list(args: string[]): number {
   const files = values.user === true ? [target(true)] : [target(false), target(true)];
   const rows: Listed[] = [];
   for (const { file, user } of files) {
-    const saved = readSavedFile(file);
+    const saved = readSavedFile(file, 'read');
     for (const [name, entry] of Object.entries(saved.servers)) {
       if (!isObject(entry)) continue;
       const url = typeof entry.url === 'string' ? entry.url : typeof entry.serverUrl === 'string' ? entry.serverUrl : undefined;
@@ -187,6 +188,8 @@ export function list(args: string[]): number {
         env: isObject(entry.env) ? Object.keys(entry.env) : [],
         headers: isObject(entry.headers) ? Object.keys(entry.headers) : [],
         disabled: entry.disabled === true,
+        // The folder's file wins a name both have (target.ts): the user's is not used here.
+        shadowed: user && rows.some((r) => r.scope === 'project' && r.name === name),
       });
     }
   }
@@ -201,7 +204,7 @@ export function list(args: string[]): number {
   const width = Math.max(...rows.map((r) => r.name.length));
   for (const row of rows) {
     const what = row.url !== undefined ? `${row.transport} ${row.url}` : `stdio ${row.command!.join(' ')}`;
-    const names = [row.env.length ? `env ${row.env.join(', ')}` : '', row.headers.length ? `headers ${row.headers.join(', ')}` : '', row.disabled ? 'disabled' : ''].filter(Boolean);
+    const names = [row.env.length ? `env ${row.env.join(', ')}` : '', row.headers.length ? `headers ${row.headers.join(', ')}` : '', row.disabled ? 'disabled' : '', row.shadowed ? 'shadowed by the project\'s' : ''].filter(Boolean);
     out(`${row.name.padEnd(width)}  ${row.scope.padEnd(7)}  ${what}${names.length ? `  (${names.join('; ')})` : ''}\n`);
   }
   return 0;
