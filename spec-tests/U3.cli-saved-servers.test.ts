@@ -187,6 +187,7 @@ describe('#18 item 12: saved servers', () => {
       ['--header X-Custom: <token-shaped>', ['add', 'web', '--url', 'https://api.example.com/mcp', '--header', `X-Custom: ${CANARY}`]],
       ['a URL with ?api_key=<secret>', ['add', 'web', '--url', `https://api.example.com/mcp?api_key=${PLAIN_CANARY}`]],
       ['a URL with user:<secret>@', ['add', 'web', '--url', `https://user:${PLAIN_CANARY}@api.example.com/mcp`]],
+      ['a URL with a key in its path', ['add', 'web', '--url', `https://api.example.com/mcp/${CANARY}/sse`]],
       ['-e API_KEY=<plain secret>', ['add', 'x', '-e', `API_KEY=${PLAIN_CANARY}`, '--', 'node', 'x.js']],
       ['-e OPTIONS=<token-shaped>', ['add', 'x', '-e', `OPTIONS=${CANARY}`, '--', 'node', 'x.js']],
       ['-- server --api-key <secret>', ['add', 'x', '--', 'node', 'x.js', '--api-key', PLAIN_CANARY]],
@@ -253,7 +254,7 @@ describe('#18 item 12: saved servers', () => {
     );
     writeFileSync(path.join(where.cwd, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { cursorweb: { url: `https://c.example.com/mcp?token=${PLAIN_CANARY}&v=1` } } }));
     writeFileSync(path.join(where.cwd, '.vscode', 'mcp.json'), JSON.stringify({ servers: { vs: { type: 'stdio', command: 'node', args: ['v.js'], env: { API_KEY: '${input:key}' } } } }));
-    writeFileSync(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { surf: { serverUrl: 'https://w.example.com/sse' } } }));
+    writeFileSync(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { surf: { serverUrl: 'https://w.example.com/sse' }, zap: { serverUrl: `https://z.example.com/mcp/${CANARY}/sse` } } }));
     writeFileSync(path.join(home, '.codex', 'config.toml'), `[mcp_servers.cx]\nurl = "https://x.example.com/mcp"\nbearer_token_env_var = "CX_TOKEN"\n[mcp_servers.cx.http_headers]\nX-Key = "${PLAIN_CANARY}"\n`);
     const at = { ...where, env: { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: path.join(home, '.codex') } };
 
@@ -274,17 +275,27 @@ describe('#18 item 12: saved servers', () => {
       noCanary(run, file);
     }
     const all = JSON.parse(readFileSync(file, 'utf8')).mcpServers;
-    assert.deepEqual(Object.keys(all), ['echo', 'remote', 'flags', 'cursorweb', 'vs', 'surf', 'cx']);
+    assert.deepEqual(Object.keys(all), ['echo', 'remote', 'flags', 'cursorweb', 'vs', 'surf', 'zap', 'cx']);
+    assert.deepEqual(all.zap, { url: 'https://z.example.com/mcp/${ZAP_KEY}/sse' }, 'a key in the path becomes a reference');
     assert.equal(all.cursorweb.url, 'https://c.example.com/mcp?token=${CURSORWEB_TOKEN}&v=1');
     assert.deepEqual(all.vs.env, { API_KEY: '${input:key}' }, 'a reference is copied as it is');
     assert.deepEqual(all.surf, { url: 'https://w.example.com/sse' });
     assert.deepEqual(all.cx, { type: 'http', url: 'https://x.example.com/mcp', headers: { 'X-Key': '${CX_X_KEY}', Authorization: 'Bearer ${CX_TOKEN}' } });
 
+    // A literal secret written into the file by hand is masked in a listing.
+    writeFileSync(file, JSON.stringify({ mcpServers: { ...all, hand: { url: `https://h.example.com/mcp/${CANARY}/sse?key=${PLAIN_CANARY}`, env: { API_KEY: PLAIN_CANARY } } } }, null, 2));
+    const [listed, listedJson] = await Promise.all([mcpwire(['list'], at), mcpwire(['list', '--json'], at)]);
+    ok(listed, 'list');
+    assert.match(listed.stdout, /^hand\s+project\s+http https:\/\/h\.example\.com\/mcp\/\*\*\*\/sse\?key=\*\*\*  \(env API_KEY\)$/m);
+    noCanary(listed);
+    noCanary(listedJson);
+    writeFileSync(file, JSON.stringify({ mcpServers: all }, null, 2));
+
     const again = await mcpwire(['import', '--from', 'claude'], at);
     ok(again, 'a second import');
     assert.match(again.stderr, /skipped echo: mcpwire\.json already has it/);
     // The imported server runs, its variable from the environment.
-    const called = await mcpwire(['call', 'echo.echo', 'message=imported'], { ...at, env: { ...at.env, GITHUB_TOKEN: 'x', REMOTE_TOKEN: 'x', FLAGS_API_KEY: 'x', FLAGS_SECRET: 'x', CURSORWEB_TOKEN: 'x', CX_X_KEY: 'x', CX_TOKEN: 'x' } });
+    const called = await mcpwire(['call', 'echo.echo', 'message=imported'], { ...at, env: { ...at.env, GITHUB_TOKEN: 'x', REMOTE_TOKEN: 'x', FLAGS_API_KEY: 'x', FLAGS_SECRET: 'x', CURSORWEB_TOKEN: 'x', CX_X_KEY: 'x', CX_TOKEN: 'x', ZAP_KEY: 'x' } });
     ok(called, 'call an imported server');
     assert.equal(called.stdout, 'Echo: imported\n');
   });

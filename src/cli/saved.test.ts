@@ -51,6 +51,8 @@ test('a URL: credentials before the host, a secret-named query parameter with a 
   assert.ok(urlProblem(new URL('https://u:p@example.com/mcp')));
   assert.ok(urlProblem(new URL('https://example.com/mcp?api_key=abc')));
   assert.equal(urlProblem(new URL('https://example.com/mcp?api_key=${KEY}&v=2')), undefined);
+  assert.ok(urlProblem(new URL('https://actions.example.com/mcp/sk-ak-0123456789abcdef/sse')), 'a key in the path');
+  assert.equal(urlProblem(new URL('https://example.com/api/v1/mcp/sse?v=%E0%A4%A')), undefined, 'a malformed %-sequence is not a crash');
 });
 
 test('the example call: required parameters with a value of their type, defaults and enums first, quoted for the shell', () => {

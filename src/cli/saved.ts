@@ -152,9 +152,22 @@ export function argsProblem(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** A URL's part as text; a malformed %-sequence stays as written. */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The problem with a URL to be saved: credentials in it (user:password@, or a secret-named query parameter with a literal value). */
 export function urlProblem(url: URL): string | undefined {
   if (url.username !== '' || url.password !== '') return 'the URL carries credentials (user:password@); mcpwire never writes a secret into a file: send it as a header, e.g. --bearer-env TOKEN';
+  // Some services put the key in the path (…/mcp/sk-ak-…/sse).
+  if (url.pathname.split('/').some((segment) => secretProblem('arg', '', safeDecode(segment)) !== undefined)) {
+    return 'a part of the URL\'s path looks like a secret, and mcpwire never writes a secret\'s value into a file; write that part as a reference (https://host/mcp/${API_KEY}/sse, in single quotes) and set the variable';
+  }
   for (const [name, value] of url.searchParams) {
     const problem = secretProblem('header', name, value);
     if (problem !== undefined) return `the URL's query parameter ${name} looks like a secret, and mcpwire never writes a secret's value into a file; write it as a reference (?${name}=\${VAR}, in single quotes), or send it as a header`;

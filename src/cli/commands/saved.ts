@@ -14,7 +14,7 @@ import { parseProtocolEra } from '../../toolsource/config/era.js';
 import { unknownServerError } from '../../toolsource/unknown-tool.js';
 import { describeArgError } from '../arg-errors.js';
 import { out, err } from '../process.js';
-import { argsProblem, isSecretFlag, PROJECT_FILE, readSavedFile, secretProblem, urlProblem, userConfigPath, writeSavedFile, type SavedEntry } from '../saved.js';
+import { argsProblem, isSecretFlag, PROJECT_FILE, safeDecode, readSavedFile, secretProblem, urlProblem, userConfigPath, writeSavedFile, type SavedEntry } from '../saved.js';
 import { headerParts, ordinal } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
@@ -210,8 +210,13 @@ export function list(args: string[]): number {
   return 0;
 }
 
-/** A URL for a listing: a query value that is not a reference is masked. */
-function maskedUrl(url: string): string {
+/** A URL for a listing: a query value that is not a reference, and a path part shaped like a token, are masked. */
+function maskedUrl(written: string): string {
+  // A key in the path (written by hand: add refuses one) is masked too.
+  const url = written
+    .split(/(?=[?#])/)
+    .map((part, i) => (i === 0 ? part.split('/').map((segment, j) => (j > 2 && secretProblem('arg', '', safeDecode(segment)) !== undefined ? '***' : segment)).join('/') : part))
+    .join('');
   const q = url.indexOf('?');
   if (q === -1) return url;
   const query = url.slice(q + 1).split('&').map((pair) => {
@@ -367,17 +372,28 @@ function referencesForSecrets(name: string, raw: SavedEntry): { entry: SavedEntr
     const url = new URL(raw.url);
     if (url.username !== '' || url.password !== '') return 'its URL carries credentials (user:password@); add it with mcpwire add and a header instead';
     if (urlProblem(url) !== undefined) {
-      const q = raw.url.indexOf('?');
-      const query = raw.url
+      // A key in the path (…/mcp/sk-ak-…/sse) first, then in the query.
+      const start = raw.url.indexOf('/', url.protocol.length + 2);
+      const end = raw.url.search(/[?#]/);
+      if (start !== -1) {
+        const stop = end === -1 ? raw.url.length : end;
+        const segments = raw.url.slice(start, stop).split('/').map((segment) => (secretProblem('arg', '', safeDecode(segment)) === undefined ? segment : reference(variableName(name, 'KEY'))));
+        entry.url = `${raw.url.slice(0, start)}${segments.join('/')}${raw.url.slice(stop)}`;
+      }
+    }
+    if (typeof entry.url === 'string' && urlProblem(new URL((entry.url as string).replace(/\$\{[^{}]+\}/g, 'x'))) !== undefined) {
+      const current = entry.url as string;
+      const q = current.indexOf('?');
+      const query = current
         .slice(q + 1)
         .split('&')
         .map((pair) => {
           const eq = pair.indexOf('=');
           if (eq === -1) return pair;
-          const [k, v] = [pair.slice(0, eq), decodeURIComponent(pair.slice(eq + 1))];
+          const [k, v] = [pair.slice(0, eq), safeDecode(pair.slice(eq + 1))];
           return secretProblem('header', k, v) === undefined ? pair : `${k}=${reference(variableName(name, k))}`;
         });
-      entry.url = `${raw.url.slice(0, q)}?${query.join('&')}`;
+      entry.url = `${current.slice(0, q)}?${query.join('&')}`;
     }
   }
   // What is left unresolvable (a VS Code ${input:…}) is the reader's to report when the server is used.
