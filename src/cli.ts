@@ -36,6 +36,14 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/commands/doctor.js')).doctor(rest);
     case 'config':
       return (await import('./cli/commands/config.js')).configCommand(rest);
+    case 'add':
+      return (await import('./cli/commands/saved.js')).add(rest);
+    case 'remove':
+      return (await import('./cli/commands/saved.js')).remove(rest);
+    case 'list':
+      return (await import('./cli/commands/saved.js')).list(rest);
+    case 'import':
+      return (await import('./cli/commands/saved.js')).importServers(rest);
     case 'demo':
       return (await import('./cli/commands/demo.js')).demo(rest);
     case 'conformance':

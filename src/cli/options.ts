@@ -24,6 +24,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   timeout: { type: 'string' },
   era: { type: 'string' },
+  names: { type: 'string' },
   verbose: { type: 'boolean', short: 'v', default: false },
   progress: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -60,6 +61,7 @@ export function parseCommandLine(command: string, args: string[]): CommandLine {
     throw new HelpShown();
   }
   if (parsed.values.progress && command !== 'call') throw new UsageError(`--progress is an option of mcpwire call, not of mcpwire ${command}`);
+  if (parsed.values.names !== undefined && command !== 'tools') throw new UsageError(`--names is an option of mcpwire tools, not of mcpwire ${command} (call takes every form of a name)`);
   if (split !== -1 && serverCommand.length === 0) throw new UsageError('nothing after --: give the server\'s command, e.g. mcpwire tools -- npx -y @modelcontextprotocol/server-everything');
   return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout), protocolEra: eraOption(parsed.values.era) };
 }

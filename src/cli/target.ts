@@ -11,19 +11,34 @@ import type { ServerParams } from '../client/connect.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from '../toolsource/config/types.js';
 import { loadToolSourceConfig } from '../toolsource/tool-source.js';
 import type { CommandLine } from './options.js';
+import { err } from './process.js';
+import { PROJECT_FILE, userConfigPath } from './saved.js';
 import { UsageError } from './usage.js';
 
 /** Where a config comes from, or undefined when the command line names none and the folder has none. */
 export function configPath(values: CommandLine['values']): string | undefined {
-  return values.config ?? process.env.MCPWIRE_CONFIG ?? (existsSync('mcpwire.json') ? 'mcpwire.json' : undefined);
+  if (values.config !== undefined) return values.config;
+  if (process.env.MCPWIRE_CONFIG) return process.env.MCPWIRE_CONFIG;
+  if (existsSync(PROJECT_FILE)) return PROJECT_FILE;
+  // The servers saved with mcpwire add --user (#18 item 12), when the folder has no file of its own.
+  const user = userConfigPath();
+  return existsSync(user) ? user : undefined;
+}
+
+/** Where the config came from, for --verbose: which file, and by which rule. */
+function configOrigin(values: CommandLine['values'], file: string): string {
+  if (values.config !== undefined) return `--config ${file}`;
+  if (process.env.MCPWIRE_CONFIG) return `${file} (from $MCPWIRE_CONFIG)`;
+  return file === PROJECT_FILE ? `${path.resolve(file)} (this folder's ${PROJECT_FILE})` : `${file} (the user's saved servers: no ${PROJECT_FILE} here)`;
 }
 
 export function noServerGiven(command: string): UsageError {
   return new UsageError(
-    `no server to talk to: no --config, no $MCPWIRE_CONFIG and no mcpwire.json in ${process.cwd()}. Give one:\n` +
+    `no server to talk to: no --config, no $MCPWIRE_CONFIG and no mcpwire.json in ${process.cwd()}, nor saved servers in ${userConfigPath()}. Give one:\n` +
       `  mcpwire ${command} -- npx -y @modelcontextprotocol/server-everything     (a stdio server's command)\n` +
       `  mcpwire ${command} --url https://example.com/mcp                         (an HTTP server)\n` +
       `  mcpwire ${command} --config FILE|CLIENT                                  (a config file, or claude, cursor, vscode, ...)\n` +
+      `  mcpwire add NAME -- COMMAND… (or --url URL)                             (save a server, then mcpwire ${command} NAME)\n` +
       `  (mcpwire demo runs the bundled example; see mcpwire ${command} --help)`,
   );
 }
@@ -55,12 +70,38 @@ async function configFromLine(command: string, line: CommandLine): Promise<ToolS
   if (values.header.length > 0 || values.env.length > 0) throw new UsageError('--header and --env apply to a server given by -- COMMAND or --url');
   const file = configPath(values);
   if (file === undefined) throw noServerGiven(command);
-  return loadToolSourceConfig({
+  const config = await loadToolSourceConfig({
     config: file,
     ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
     ...(values.local !== undefined ? { local: values.local } : {}),
     ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
   });
+  const merged = file === PROJECT_FILE && values.config === undefined && !process.env.MCPWIRE_CONFIG ? await withUserServers(config) : { config, added: [] };
+  if (values.verbose) err(`config: ${configOrigin(values, file)}${merged.added.length > 0 ? `, and ${merged.added.join(', ')} from the user's saved servers in ${userConfigPath()}` : ''}\n`);
+  return merged.config;
+}
+
+/**
+ * The folder's mcpwire.json with the user's saved servers beside it
+ * (mcpwire add --user: they are meant for every folder); the folder's own
+ * server wins a key both have. A user file that does not load costs a
+ * note, not the command: the folder's servers are still there.
+ */
+async function withUserServers(config: ToolSourceConfig): Promise<{ config: ToolSourceConfig; added: string[] }> {
+  const file = userConfigPath();
+  if (!existsSync(file)) return { config, added: [] };
+  let user: ToolSourceConfig;
+  try {
+    user = await loadToolSourceConfig({ config: file });
+  } catch (error) {
+    // A ConfigError names file, line and key, never a value.
+    err(`note: the user's saved servers were not read: ${String((error as Error).message).split('\n')[0]}\n`);
+    return { config, added: [] };
+  }
+  const own = new Set(config.servers.map((s) => s.key));
+  const added = user.servers.filter((s) => !own.has(s.key));
+  if (added.length === 0) return { config, added: [] };
+  return { config: { ...config, servers: [...config.servers, ...added], secrets: [...new Set([...config.secrets, ...user.secrets])] }, added: added.map((s) => s.key) };
 }
 
 function adHocConfig(line: CommandLine): ToolSourceConfig {
@@ -173,7 +214,7 @@ function slug(text: string): string {
  * without quoting any of it, since a header on a command line is most often
  * a credential (#18 item 2).
  */
-function headerParts(header: string, index: number): [string, string] {
+export function headerParts(header: string, index: number): [string, string] {
   const colon = header.indexOf(':');
   const eq = header.indexOf('=');
   const at = colon === -1 ? eq : eq === -1 ? colon : Math.min(colon, eq);
@@ -185,7 +226,7 @@ function headerParts(header: string, index: number): [string, string] {
   return [name, header.slice(at + 1).trim()];
 }
 
-function ordinal(n: number): string {
+export function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
   return `${n}${suffix}`;
 }

@@ -21,11 +21,17 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
-  Neither: $MCPWIRE_CONFIG, else ./mcpwire.json; with none of these the command says so (exit 2).
+  Neither: $MCPWIRE_CONFIG, else ./mcpwire.json and the user's saved servers (mcpwire add --user; the
+  folder's win a shared name), else the user's alone; with none the command says so (exit 2).
+  -v says which files were read.
   A server given by -- or --url is named by a key derived from it: the package or script name for a
   command (npx -y @scope/server-foo → server-foo; node dist/index.js → the folder above dist), the host
   for a URL (api.example.com → api-example-com); its tools are mcp.<key>.<tool>.
   --server KEY              with several servers: only this one
+  --names kaged|kestrel|raw
+                            name the tools as kaged does (mcp.<key>.<tool>), as a Kestrel agent sees them
+                            (mcp__<server>__<tool>, permissions, bridges; a Kestrel config's default), or
+                            as the servers do
   --era auto|legacy|modern|VERSION
                             the protocol era to speak to every server, over the config's (VERSION: a
                             revision date such as 2025-11-25 or 2026-07-28); default: the config's, else
@@ -50,8 +56,12 @@ Usage: mcpwire COMMAND [OPTIONS] [-- SERVER COMMAND...]
 
 Commands:
   servers                   start every server and show its state
-  tools                     list the tools: name(arguments) and description; --json: full definitions
+  tools [NAME]              list the tools (of server NAME), or show tool NAME; --json: full definitions
   call TOOL [ARGS]          call a tool: ARGS as k=v pairs, JSON, or - to read JSON from stdin
+  add NAME -- CMD | --url U save a server in ./mcpwire.json (--user: the user's file); secrets as \${VAR}
+  remove NAME               remove a saved server
+  list                      the saved servers of ./mcpwire.json and the user's file
+  import --from CLIENT      copy the servers of claude, cursor, vscode, windsurf or codex
   resources                 list the resources
   templates                 list the resource templates
   read URI                  read a resource
@@ -69,6 +79,7 @@ Commands:
 
 Examples:
   mcpwire tools -- npx -y @modelcontextprotocol/server-everything
+  mcpwire add every -- npx -y @modelcontextprotocol/server-everything && mcpwire call every.echo message=hi
   mcpwire call echo message=hi -- node server.js
   mcpwire call get-sum a=1 b=2 --url http://localhost:3001/mcp
   mcpwire call mcp.github.search_issues '{"query": "is:open"}' --config .cursor/mcp.json
@@ -91,11 +102,16 @@ const COMMANDS: Record<string, string> = {
 Example:
   $ mcpwire servers --config mcpwire.json
   example          stdio            ready      2 tools, pid 4242, protocol 2025-11-25 (legacy)`,
-  tools: `mcpwire tools [--server KEY] [--agent NAME] [SERVER OPTIONS] [--json]
+  tools: `mcpwire tools [NAME] [--server KEY] [--agent NAME] [--names kaged|kestrel|raw] [SERVER OPTIONS] [--json]
   Lists each server's tools as name(arguments) with the first line of the description, under a line
   with the protocol version and era the server speaks. An argument followed by ? is optional. --json
   prints the full definitions a host would load (canonical name, alias, input schema), each with its
   server's protocolVersion and era. --agent NAME: only the tools a kaged agent may use.
+  NAME a server's key: that server's tools. NAME a tool (any name call takes): its description, each
+  parameter's type, required or optional, default, allowed values and description, and an example
+  mcpwire call line built from its schema; --json: its definition. Unknown NAME: exit 3, nearest names.
+  A Kestrel config is listed as its agent sees it: mcp__<server>__<tool>, permission, [MCP:…]
+  description, and the resource and prompt bridges (--names kaged|raw for the others' names).
   Exit 0 when every server listed its tools; otherwise the status of the first failure.
 Example:
   $ mcpwire tools -- node examples/echo-server.mjs
@@ -105,7 +121,9 @@ Example:
     add(a: number, b: number)    Adds two numbers.`,
   call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json] [--progress]
 mcpwire call SERVER TOOL [ARGS] ...
-  TOOL is the tool's own name (when only one server has it), mcp.<key>.<tool>, or its alias.
+  TOOL is the tool's own name (when only one server has it), mcp.<key>.<tool>, <key>.<tool> (a saved
+  server's: mcpwire call github.search_issues q=bug), a Kestrel agent's mcp__<server>__<tool> (bridges
+  too), or its alias.
   ARGS:  k=v or k:v pairs, each value read as the tool's input schema types it (number, integer,
          boolean; JSON for an object or array; a string otherwise; JSON for an untyped argument);
          or one JSON object; or - to read a JSON object from stdin.
@@ -172,6 +190,29 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   this project and for this user, found or not, with their server counts.
   show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
   it), secret values as ***.`,
+  add: `mcpwire add NAME [--user] [--force] [--era ERA] (-- COMMAND ARGS... [-e NAME[=VALUE]] [--cwd DIR]
+    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR])
+  Saves a server under NAME in ./mcpwire.json (mcpServers JSON; --user: $MCPWIRE_USER_CONFIG, else
+  $XDG_CONFIG_HOME/mcpwire/mcpwire.json, else ~/.config/mcpwire/mcpwire.json, mode 0600). The rest of
+  the file is kept; the write is atomic; an existing NAME is replaced only with --force.
+  Secrets are written only as \${VAR} references, resolved from the environment at start: a value under
+  a credential's name (Authorization, X-Api-Key, API_KEY, ...) or shaped like a token, a credential in
+  the URL, or the value of --api-key/--token in the command is refused (exit 2), never quoted.
+  -e NAME saves \${NAME} (passed through); --bearer-env VAR: Authorization: Bearer \${VAR}.
+Examples:
+  $ mcpwire add every -- npx -y @modelcontextprotocol/server-everything
+  $ mcpwire add github --url https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN --user
+  $ mcpwire call every.get-sum a=1 b=2`,
+  remove: `mcpwire remove NAME [--user]
+  Removes a saved server from ./mcpwire.json (--user: the user's file); an unknown NAME exits 3.`,
+  list: `mcpwire list [--user] [--json]
+  The saved servers of ./mcpwire.json and the user's file (--user: only it): name, where, transport,
+  command or URL, and the names (never the values) of their env and headers.`,
+  import: `mcpwire import --from claude|cursor|vscode|windsurf|codex [NAME...] [--config FILE] [--user] [--force]
+  Copies a client's servers (all, or the NAMEs) from where --config CLIENT finds its file (--config FILE:
+  that file) into ./mcpwire.json (--user: the user's file). A literal secret is replaced by a \${VAR}
+  reference (Bearer \${SERVER_TOKEN}, \${GITHUB_TOKEN}) and the variables to set are named; the values are
+  not copied. A NAME already saved is skipped unless --force.`,
   demo: `mcpwire demo [--era ERA] [--json] [--verbose]
   Connects to the example server bundled with mcpwire, lists its tools and calls echo. The only command
   that uses the bundled example config.`,
@@ -197,7 +238,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
 export function commandHelp(command: string): string {
   const own = COMMANDS[command];
   if (own === undefined) return USAGE;
-  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench'].includes(command);
+  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench', 'add', 'remove', 'list', 'import'].includes(command);
   const sections = [own];
   if (talksToServers) sections.push(SERVER_OPTIONS, COMMON_OPTIONS, EXIT_TABLE);
   else if (command === 'demo') sections.push(COMMON_OPTIONS, EXIT_TABLE);

@@ -6,12 +6,12 @@ import type { ProgressUpdate } from '../../client/connection.js';
 import type { TaskState } from '../../client/tasks.js';
 import { JsoncSyntaxError, parseJsonc } from '../../toolsource/config/jsonc.js';
 import type { ToolDefinition } from '../../toolsource/registry.js';
-import { unknownToolError } from '../../toolsource/unknown-tool.js';
+import { findTool } from '../find-tool.js';
 import { parseCommandLine } from '../options.js';
 import { err, out } from '../process.js';
 import { printResult } from '../render.js';
-import { isKeyValue, keyValueArgs, missingRequired, signature } from '../schema.js';
-import { withSession, type Session } from '../session.js';
+import { keyValueArgs, missingRequired, signature } from '../schema.js';
+import { withSession } from '../session.js';
 import { statusLine } from '../status-line.js';
 import { UsageError } from '../usage.js';
 
@@ -21,8 +21,15 @@ export async function call(args: string[]): Promise<number> {
     throw new UsageError('call needs a tool name, e.g. mcpwire call echo message=hi -- node server.js (see mcpwire call --help)');
   }
   return withSession('call', line, async (session) => {
-    const { tool, words } = await findTool(session, line.positionals);
+    const { tool, words, agent } = await findTool(session, line.positionals);
     const toolArgs = await argumentsFor(tool, words);
+    // A Kestrel bridge (mcp__<server>__read_resource, …): what the plugin answers the agent (#18 item 11).
+    if (agent?.bridge !== undefined) {
+      const { runBridge } = await import('../host-names.js');
+      const text = await runBridge(session, agent, toolArgs);
+      out(line.values.json ? `${JSON.stringify({ name: agent.name, content: text })}\n` : `${text}\n`);
+      return 0;
+    }
     const missing = missingRequired(toolArgs, tool.parameters);
     if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}: ${signature(tool.mcp_tool_name, tool.parameters)}`);
     const options = session.requestOptions();
@@ -59,72 +66,6 @@ export async function call(args: string[]): Promise<number> {
     }
     return outcome.result.isError ? 1 : 0;
   });
-}
-
-/**
- * The tool the words name, starting only the servers needed to know: the
- * named server for `mcp.<key>.<tool>` and `SERVER TOOL`, every server for a
- * bare name or an alias. A server that cannot start fails the call with its
- * own error (exit 4 for one that will not start).
- */
-async function findTool(session: Session, positionals: readonly string[]): Promise<{ tool: ToolDefinition; words: string[] }> {
-  const { source } = session;
-  const keys = source.status().map((s) => s.key);
-  const [first, second, ...more] = positionals as [string, ...string[]];
-  // --server KEY: the tool is that server's, by its own name, canonical name or alias; no other server starts.
-  const only = session.line.values.server;
-  if (only !== undefined) {
-    await session.startOrThrow(only);
-    const found = source.resolve(first) ?? source.resolve(`mcp.${only}.${first}`);
-    if (found?.mcp_server === only) return { tool: found, words: positionals.slice(1) };
-    return unknownTool(session, `mcp.${only}.${first}`);
-  }
-  // SERVER TOOL [ARGS]: the first word is a server's key and the second neither JSON, '-' nor k=v.
-  if (second !== undefined && keys.includes(first) && !isArgument(second)) {
-    await session.startOrThrow(first);
-    const name = `mcp.${first}.${second}`;
-    return { tool: source.resolve(name) ?? unknownTool(session, name), words: more };
-  }
-  const words = positionals.slice(1);
-  const named = keys.find((key) => first.startsWith(`mcp.${key}.`));
-  if (named !== undefined) {
-    await session.startOrThrow(named);
-    return { tool: source.resolve(first) ?? unknownTool(session, first), words };
-  }
-  const failed = await session.start(keys);
-  const found = source.resolve(first) ?? byOwnName(session, first);
-  if (found) return { tool: found, words };
-  // Not found, and a server is down: its failure is the likelier story.
-  if (failed.length === keys.length && failed.length > 0) await session.startOrThrow(failed[0]!.key);
-  // Two words that are not arguments read as SERVER TOOL: the server is what is unknown.
-  if (second !== undefined && !isArgument(second)) return unknownTool(session, `mcp.${first}.${second}`, failed.map((f) => f.key));
-  return unknownTool(session, first, failed.map((f) => f.key));
-}
-
-function isArgument(word: string): boolean {
-  return word === '-' || word.trimStart().startsWith('{') || isKeyValue(word);
-}
-
-
-function byOwnName(session: Session, name: string): ToolDefinition | undefined {
-  const matches = session.source.registered().filter((d) => d.mcp_tool_name === name);
-  if (matches.length > 1) {
-    throw new UsageError(`"${name}" is a tool of ${matches.length} servers; name one: ${matches.map((d) => d.name).join(', ')}`);
-  }
-  return matches[0];
-}
-
-/**
- * The library's UnknownToolError, named as this command reads names: a tool's
- * own name where only one server has it and the caller did not write
- * `mcp.<key>.…`, else the canonical name.
- */
-function unknownTool(session: Session, name: string, unavailable: readonly string[] = []): never {
-  const known = session.source.registered();
-  const servers = session.source.status().map((s) => s.key);
-  const shared = (d: ToolDefinition) => known.filter((other) => other.mcp_tool_name === d.mcp_tool_name).length > 1;
-  const naming = (d: ToolDefinition) => (name.startsWith('mcp.') || shared(d) ? d.name : d.mcp_tool_name);
-  throw unknownToolError(name, known, { naming, unavailable, servers, hint: 'mcpwire tools lists them' });
 }
 
 /** The call's arguments: none, one JSON object, `-` for JSON on stdin, or k=v words. */

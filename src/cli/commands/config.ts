@@ -1,14 +1,14 @@
 // `config sources` and `config show` (C5): the client configs on this
 // machine, and what mcpwire reads from one.
 
-import { loadToolSourceConfig } from '../../toolsource/tool-source.js';
 import { parseCommandLine } from '../options.js';
 import { out } from '../process.js';
-import { configPath, noServerGiven } from '../target.js';
+import { resolveConfig } from '../target.js';
 import { UsageError } from '../usage.js';
 
 export async function configCommand(args: string[]): Promise<number> {
-  const { values, positionals, protocolEra } = parseCommandLine('config', args);
+  const line = parseCommandLine('config', args);
+  const { values, positionals, protocolEra } = line;
   if (protocolEra !== undefined) throw new UsageError('--era applies to the commands that talk to servers; config only reads files (config show prints each server\'s protocol era)');
   const [what, ...extra] = positionals;
   if (extra.length > 0 || (what !== 'sources' && what !== 'show')) throw new UsageError('config takes "sources" or "show", e.g. mcpwire config show --config .vscode/mcp.json');
@@ -24,14 +24,8 @@ export async function configCommand(args: string[]): Promise<number> {
     }
     return 0;
   }
-  const file = configPath(values);
-  if (file === undefined) throw noServerGiven('config show');
-  const config = await loadToolSourceConfig({
-    config: file,
-    ...(values['project-local'] !== undefined ? { projectLocal: values['project-local'] } : {}),
-    ...(values.local !== undefined ? { local: values.local } : {}),
-    ...(values['daemon-config'] !== undefined ? { daemonConfig: values['daemon-config'] } : {}),
-  });
+  // What the other commands would read: the folder's file with the user's saved servers beside it (#18 item 12).
+  const config = await resolveConfig('config show', line);
   const { formatShownConfig, showConfig } = await import('../../toolsource/config/show.js');
   const shown = showConfig(config);
   out(values.json ? `${JSON.stringify(shown, null, 2)}\n` : formatShownConfig(shown));

@@ -17,7 +17,7 @@ import type { RequestHandler } from '../../client/connection.js';
 import type { CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource } from '../../client/results.js';
 import { ConfigError, McpClientError, TimeoutError, UnknownToolError } from '../../errors.js';
 import { unknownToolError } from '../unknown-tool.js';
-import { assignNames, sanitize } from '../naming.js';
+import { BRIDGE_TOOLS, describePrompt, describeResource, kestrelAgentNames, kestrelDescription, kestrelName, type BridgeName } from './agent-names.js';
 import type { Clock, RestartPolicy, ServerStatus } from '../supervisor.js';
 import { openToolSource, type ToolSource } from '../tool-source.js';
 import { loadKestrelConfigFile, readKestrelConfig, type Approval, type KestrelConfig } from './config.js';
@@ -100,14 +100,6 @@ const consoleLogger: KestrelLogger = {
   info: (message, data) => console.info(message, data ?? ''),
   warn: (message, data) => console.warn(message, data ?? ''),
   error: (message, data) => console.error(message, data ?? ''),
-};
-
-const NOTHING: JsonObject = { type: 'object', properties: {} };
-const URI_SCHEMA: JsonObject = { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI' } }, required: ['uri'] };
-const PROMPT_SCHEMA: JsonObject = {
-  type: 'object',
-  properties: { name: { type: 'string', description: 'The prompt name' }, arguments: { type: 'object', additionalProperties: { type: 'string' } } },
-  required: ['name'],
 };
 
 /** Connects every server (concurrently), discovers tools, resources and prompts, and returns the plugin's surface. */
@@ -427,7 +419,7 @@ export class KestrelMcp {
       if (!this.offering.has(server)) continue;
       drafts.push({
         id: definition.name,
-        description: `[MCP:${server}] ${definition.description}`,
+        description: kestrelDescription(server, definition.description),
         category: 'mcp',
         permission: approval(server),
         parameters: definition.parameters,
@@ -439,13 +431,13 @@ export class KestrelMcp {
     }
     for (const [server, found] of this.discovered) {
       if (!this.offering.has(server)) continue;
-      const bridge = (name: NonNullable<KestrelTool['bridge']>, permission: Approval, description: string, parameters: JsonObject, run: (args: JsonObject) => Promise<string>) =>
+      const bridge = (name: BridgeName, run: (args: JsonObject) => Promise<string>) =>
         drafts.push({
           id: `bridge:${server}:${name}`,
-          description: `[MCP:${server}] ${description}`,
+          description: kestrelDescription(server, BRIDGE_TOOLS[name].description),
           category: 'mcp',
-          permission,
-          parameters,
+          permission: BRIDGE_TOOLS[name].permission(approval(server)),
+          parameters: BRIDGE_TOOLS[name].parameters,
           server,
           tool: name,
           bridge: name,
@@ -460,28 +452,27 @@ export class KestrelMcp {
           },
         });
       if (found.resources) {
-        bridge('list_resources', 'auto', 'List the resources this server offers: URIs, names and MIME types.', NOTHING, () =>
+        bridge('list_resources', () =>
           this.onServer(server, 'resources/list', undefined, (within) => this.source.withServer(server, (c) => within(() => c.listResources()))).then(
             (r) => r.resources.map(describeResource).join('\n') || '(no resources)',
           ),
         );
-        bridge('read_resource', approval(server), 'Read one resource by URI: text is returned, binary content is described by size.', URI_SCHEMA, (args) =>
+        bridge('read_resource', (args) =>
           this.readResource(server, requireString(args, 'uri')).then(flattenResource),
         );
       }
       if (found.prompts) {
-        bridge('list_prompts', 'auto', 'List the prompt templates this server offers, with their arguments.', NOTHING, () =>
+        bridge('list_prompts', () =>
           this.onServer(server, 'prompts/list', undefined, (within) => this.source.withServer(server, (c) => within(() => c.listPrompts()))).then(
             (r) => r.prompts.map(describePrompt).join('\n') || '(no prompts)',
           ),
         );
-        bridge('get_prompt', approval(server), 'Render a prompt template into [role] text blocks.', PROMPT_SCHEMA, (args) =>
+        bridge('get_prompt', (args) =>
           this.getPrompt(server, requireString(args, 'name'), promptArguments(args.arguments)).then(renderPrompt),
         );
       }
     }
-    const base = (d: Draft) => sanitize(`mcp__${d.server}__${d.tool}`);
-    const { aliases, adjusted } = assignNames(drafts.map((d) => [d.id, base(d)] as const));
+    const { aliases, adjusted } = kestrelAgentNames(drafts);
     for (const a of adjusted) {
       const key = `${a.canonical}\u0000${a.alias}`;
       if (this.renamed.has(key)) continue;
@@ -520,14 +511,6 @@ function toToolResult(result: CallToolResult): KestrelToolResult {
   return out;
 }
 
-function describeResource(r: Resource): string {
-  return `${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ''}`;
-}
-
-function describePrompt(p: Prompt): string {
-  const args = (p.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ');
-  return `${p.name}(${args})${p.description ? ` — ${p.description}` : ''}`;
-}
 
 /** Arguments a bridge tool cannot use: answered as a tool error the model reads, not thrown at the host. */
 class BridgeArgumentError extends Error {}
@@ -544,9 +527,4 @@ function promptArguments(value: unknown): Record<string, string> | undefined {
     throw new BridgeArgumentError('"arguments" must be an object of strings');
   }
   return value as Record<string, string>;
-}
-
-/** A tool's name as Kestrel's agents see it, before collisions are resolved (R4). */
-function kestrelName(server: string, tool: string): string {
-  return sanitize(`mcp__${server}__${tool}`);
 }
