@@ -169,13 +169,13 @@ describe('S4/S5: shutdown and state', () => {
     await assert.rejects(source.call('mcp.off.echo'), ConfigError_or_Closed);
   });
 
-  test('T4 (ADR-0043 §4 Tier 3): a server declared with OAuth is refused at start with a clear reason; the others work', async (t) => {
+  test('T4: a server declared in a form this version cannot start is refused at start with its reason; the others work', async (t) => {
     const source = await openForTest(t, {
       start: 'startup',
-      config: configOf([fixtureServer('oauthy', {}, { unsupported: 'OAuth is not supported yet; use a static token through secret_ref' }), fixtureServer('plain')]),
+      config: configOf([fixtureServer('oauthy', {}, { unsupported: 'the transport "carrier-pigeon" is not supported' }), fixtureServer('plain')]),
     });
     const status = source.status().find((s) => s.key === 'oauthy')!;
-    assert.match(status.lastError ?? '', /OAuth is not supported yet/);
+    assert.match(status.lastError ?? '', /carrier-pigeon/);
     assert.equal((await source.tools()).length, 1);
   });
 });

@@ -199,8 +199,10 @@ export class OAuthProvider implements HeaderProvider {
     if (!meta.authorization_endpoint || !meta.token_endpoint) throw new OAuthError(this.site, 'authorization-server', `the authorization server ${issuer} lists no authorization_endpoint or token_endpoint`);
     const key = credentialKey(o.serverUrl, issuer);
     const stored = (await o.store.get(key)) ?? { issuer };
-    const client: RegisteredClient = stored.client ?? (await obtainClient(meta, o.redirectUri, o, { site: this.site, ...this.secretsAndFetch() }));
-    if (!stored.client) await o.store.set(key, { ...stored, client });
+    // A client registered for another redirect URI (a daemon registered it; a login's receiver has its own port) is registered anew.
+    const reusable = stored.client && (stored.client.how !== 'dynamic' || stored.client.redirect_uris.includes(o.redirectUri)) ? stored.client : undefined;
+    const client: RegisteredClient = reusable ?? (await obtainClient(meta, o.redirectUri, o, { site: this.site, ...this.secretsAndFetch() }));
+    if (client !== stored.client) await o.store.set(key, { ...stored, client });
     if (!o.authorize) {
       throw new OAuthError(this.site, 'authorization', `the server needs a login (OAuth at ${issuer}); run: mcpwire login ${o.server}`);
     }

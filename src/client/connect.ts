@@ -1,6 +1,9 @@
 // One-call helpers: build the transport for a server description, the
 // client, and run the handshake.
 
+import { OAuthProvider } from '../auth/oauth-provider.js';
+import { DEFAULT_REDIRECT_URI, type OAuthSettings } from '../auth/settings.js';
+import { FileCredentialStore } from '../auth/store.js';
 import { AuthError, ClosedError } from '../errors.js';
 import { SseTransport, type SseTransportOptions } from '../transport/sse.js';
 import { StdioTransport, type StdioTransportOptions } from '../transport/stdio.js';
@@ -15,6 +18,8 @@ import { EraProbeClosedError } from './modern-handshake.js';
 export interface CommonServerParams {
   /** Which protocol era to speak (#17; see era.ts). Default: decided by the client (see McpClientOptions). */
   protocolEra?: ProtocolEra;
+  /** HTTP servers: authorize with OAuth (#19) when the server asks (a 401). Ignored for stdio and when a headerProvider is given. */
+  oauth?: OAuthSettings;
 }
 
 /** A server to connect to, by transport. */
@@ -30,10 +35,29 @@ export function createTransport(params: ServerParams): Transport {
     case 'stdio':
       return new StdioTransport(params);
     case 'sse':
-      return new SseTransport(params);
+      return new SseTransport(withOAuth(params));
     case 'streamable-http':
-      return new StreamableHttpTransport(params);
+      return new StreamableHttpTransport(withOAuth(params));
   }
+}
+
+/** An HTTP server's params with its OAuth settings turned into the header provider that runs the flow. */
+function withOAuth<P extends Extract<ServerParams, { transport: 'sse' | 'streamable-http' }>>(params: P): P {
+  const oauth = params.oauth;
+  if (!oauth || params.headerProvider) return params;
+  const url = String(params.url);
+  const headerProvider = new OAuthProvider({
+    serverUrl: url,
+    server: params.server ?? new URL(url).host,
+    store: oauth.store ?? new FileCredentialStore(),
+    redirectUri: oauth.redirectUri ?? DEFAULT_REDIRECT_URI,
+    ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
+    ...(oauth.scopes ? { scopes: oauth.scopes } : {}),
+    ...(oauth.clientId ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } } : {}),
+    ...(oauth.clientMetadataUrl ? { clientMetadataUrl: oauth.clientMetadataUrl } : {}),
+    ...(oauth.fetch ? { fetch: oauth.fetch } : {}),
+  });
+  return { ...params, headerProvider };
 }
 
 /**

@@ -15,7 +15,7 @@ import { redact } from '../transport/redact.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { Tool } from '../client/results.js';
 import type { ConnectedEra } from '../client/era.js';
-import { AuthError, ClosedError, ConfigError, McpClientError, TimeoutError, type McpErrorCode } from '../errors.js';
+import { AuthError, ClosedError, ConfigError, McpClientError, OAuthError, TimeoutError, type McpErrorCode } from '../errors.js';
 import type { HttpAuth } from '../transport/http-headers.js';
 import type { TransportEnd, TransportState } from '../transport/transport.js';
 import { nextDelay } from '../util/backoff.js';
@@ -543,6 +543,12 @@ export class ServerSupervisor {
     // Nothing retries what cannot fix itself: a refused credential, a secret that is not there, a config the server cannot use.
     if (error instanceof AuthError) {
       this.reason = `the server refused the credentials (HTTP ${error.status}); fix them, then restart or enable the server`;
+      this.setState('needs-auth');
+      return;
+    }
+    // An OAuth login nobody here can do (no authorizer: a daemon), or one that failed: the host or the user acts, not a retry.
+    if (error instanceof OAuthError) {
+      this.reason = error.step === 'authorization' ? `needs login: ${error.message}` : `OAuth failed: ${error.message}`;
       this.setState('needs-auth');
       return;
     }

@@ -3,6 +3,7 @@
 // server, one ToolRegistry over all of them, dispatch by canonical name or
 // alias with the server's timeout, the result cap, and the caller's signal.
 
+import type { OAuthSettings } from '../auth/settings.js';
 import type { ListChangedKind, McpClient, McpClientOptions } from '../client/client.js';
 import type { JsonObject } from '../client/results.js';
 import type { CallToolOptions } from '../client/tasks.js';
@@ -83,6 +84,14 @@ export interface ToolSourceOptions {
   naming?: (definition: ToolDefinition) => string;
   /** Told about every settled call (R6, S5): for a host's metrics or logs. A throwing hook is a handler-error diagnostic. */
   onCall?: (event: ToolCallEvent) => void;
+  /**
+   * For servers whose config says `auth: {type: oauth}` (#19): where their
+   * credentials are kept (default: the user's credentials file) and who
+   * takes the user through a login. Without `authorize` (a daemon), a
+   * server that needs one goes to `needs-auth`, its reason naming the
+   * command to run; no tool call ever waits on a browser.
+   */
+  oauth?: Pick<OAuthSettings, 'store' | 'authorize' | 'redirectUri' | 'fetch'>;
 }
 
 /** One settled call, as onCall sees it. `error` is the typed error the caller got, scrubbed. */
@@ -212,7 +221,7 @@ export class ToolSource {
     const options = this.options;
     const filter = compileFilter(server.tools);
     this.filters.set(server.key, filter);
-    const supervised = { ...server, params: withEnvironment(server.params, options.serverEnvironment ?? 'merge') };
+    const supervised = { ...server, params: withHostOAuth(withEnvironment(server.params, options.serverEnvironment ?? 'merge'), options.oauth) };
     // A server whose tools are all filtered out is never contacted: it would register nothing.
     if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
     const handlers = options.serverHandlers?.(server.key);
@@ -577,6 +586,12 @@ function withDeadline(work: Promise<void>, ms: number | undefined): Promise<void
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** A server that declares OAuth gets the host's parts of it (the store, the authorizer); the config's own settings win. */
+function withHostOAuth(params: ServerParams, host: ToolSourceOptions['oauth']): ServerParams {
+  if (!host || params.transport === 'stdio' || !params.oauth) return params;
+  return { ...params, oauth: { ...host, ...params.oauth } };
+}
+
 function withEnvironment(params: ServerParams, mode: 'merge' | 'safe'): ServerParams {
   if (params.transport !== 'stdio' || mode === 'merge') return params;
   return { ...params, env: { ...safeEnvironment(process.env), ...params.env }, inheritEnv: false };
@@ -594,10 +609,10 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, ...load } =
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, ...load } =
     options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
   const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming };
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth };
   for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
   const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();

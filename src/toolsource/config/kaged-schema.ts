@@ -57,10 +57,13 @@ const auth = z.discriminatedUnion(
       secret_ref: secretRef,
     }),
     // ADR-0043 §4 tier 3: "The schema accommodates the shape; implementation lands in a later phase."
+    // #19: the OAuth tier. `provider` names a pre-registered client; its id and secret come from local.toml like any secret.
     z.strictObject({
       type: z.literal('oauth'),
-      provider: z.string({ error: 'expected the OAuth provider name' }).min(1, { error: 'expected the OAuth provider name' }),
+      provider: z.string({ error: 'expected the OAuth provider name' }).min(1, { error: 'expected the OAuth provider name' }).optional(),
       scopes: z.array(z.string({ error: 'expected a scope (a string)' }), { error: 'expected a list of scopes' }).optional(),
+      client_id_ref: secretRef.optional(),
+      client_secret_ref: secretRef.optional(),
     }),
   ],
   { error: 'expected type: bearer, header or oauth' },
@@ -162,7 +165,7 @@ const KEYS_OF: Readonly<Record<string, readonly string[]>> = {
   'streamable-http': Object.keys(httpServer('streamable-http').shape),
   bearer: ['type', 'secret_ref'],
   header: ['type', 'header_name', 'secret_ref'],
-  oauth: ['type', 'provider', 'scopes'],
+  oauth: ['type', 'provider', 'scopes', 'client_id_ref', 'client_secret_ref'],
   tools: Object.keys(toolFilter.shape),
 };
 

@@ -161,7 +161,7 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
     ['a missing secret_ref', 'transport: sse\n    url: http://a/\n    auth:\n      type: header', 'auth.secret_ref', 5, 5, 'missing; expected a secret reference such as api_keys.example'],
     ['a bad secret_ref', 'transport: sse\n    url: http://a/\n    auth:\n      type: bearer\n      secret_ref: "a..b"', 'auth.secret_ref', 7, 7, 'expected a dotted path into local.toml [secrets], such as api_keys.example'],
     ['a bad header_name', 'transport: sse\n    url: http://a/\n    auth:\n      type: header\n      header_name: "X Key"\n      secret_ref: a.b', 'auth.header_name', 7, 7, 'expected a valid HTTP header name'],
-    ['oauth without provider', 'transport: sse\n    url: http://a/\n    auth:\n      type: oauth', 'auth.provider', 5, 5, 'missing; expected the OAuth provider name'],
+    ['an oauth client_id_ref that is no reference', 'transport: sse\n    url: http://a/\n    auth:\n      type: oauth\n      client_id_ref: "a..b"', 'auth.client_id_ref', 7, 7, 'expected a dotted path into local.toml [secrets], such as api_keys.example'],
     ['tools.enabled not a boolean', 'transport: stdio\n    command: [x]\n    tools:\n      enabled: "yes"', 'tools.enabled', 6, 7, 'expected true or false'],
     ['tools.allow not a list', 'transport: stdio\n    command: [x]\n    tools:\n      allow: "repo.*"', 'tools.allow', 6, 7, 'expected a list of glob patterns'],
     ['an unknown tools key', 'transport: stdio\n    command: [x]\n    tools:\n      include: [a]', 'tools.include', 6, 7, 'unknown key "include"; a tools filter takes: enabled, allow, deny'],
@@ -255,12 +255,18 @@ describe('T4 auth and secrets (ADR-0043 §4)', () => {
     assert.equal((server!.params as { auth?: unknown }).auth, undefined);
   });
 
-  test('T4 (ADR-0043 §4 tier 3): oauth is accepted by the schema and marks the server unsupported, naming it', (t) => {
-    const dir = fixture(t, { 'kaged.yaml': 'mcp:\n  gh:\n    transport: sse\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      provider: github\n      scopes: [repo, read:org]\n' });
+  test('T4 (ADR-0043 §4 tier 3, #19): oauth becomes the server\'s OAuth settings: provider, scopes, a pre-registered client from local.toml (its secret a secret)', (t) => {
+    const dir = fixture(t, {
+      'kaged.yaml': 'mcp:\n  gh:\n    transport: sse\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      provider: github\n      scopes: [repo, read:org]\n      client_id_ref: oauth.gh_id\n      client_secret_ref: oauth.gh_secret\n',
+      'local.toml': '[secrets.oauth]\ngh_id = "Iv1.client"\ngh_secret = "sek-CANARY-gh"\n',
+    });
     const config = load(dir);
-    assert.equal(config.servers[0]!.unsupported, 'server "gh": OAuth is not supported yet; use a static token through secret_ref (auth.type: bearer or header)');
+    assert.equal(config.servers[0]!.unsupported, undefined);
+    assert.deepEqual((config.servers[0]!.params as { oauth?: unknown }).oauth, { provider: 'github', scopes: ['repo', 'read:org'], clientId: 'Iv1.client', clientSecret: 'sek-CANARY-gh' });
     assert.equal((config.servers[0]!.params as { auth?: unknown }).auth, undefined);
-    assert.deepEqual(config.secrets, []);
+    assert.deepEqual(config.secrets, ['sek-CANARY-gh']);
+    const bare = load(fixture(t, { 'kaged.yaml': 'mcp:\n  gh:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n' }));
+    assert.deepEqual((bare.servers[0]!.params as { oauth?: unknown }).oauth, {}, 'no provider: the flow registers a client itself');
   });
 
   test('T4: a TOML syntax error on the secret\'s line gives line and column but never the line (nor the secret)', (t) => {

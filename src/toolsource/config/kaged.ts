@@ -251,8 +251,24 @@ function buildTransport(key: string, server: KagedServer, ctx: BuildContext): Bu
   const auth = server.auth;
   if (auth === undefined) return { params };
   if (auth.type === 'oauth') {
-    // ADR-0043 §4: "MCP servers requiring OAuth flows ... must use static tokens via secret_ref until the OAuth tier ships."
-    return { params, unsupported: `server "${key}": OAuth is not supported yet; use a static token through secret_ref (auth.type: bearer or header)` };
+    // ADR-0043 §4 tier 3 (#19): the flow runs when the server asks (a 401); a pre-registered client's id and secret come from local.toml.
+    const lookup = (ref: string | undefined, field: 'client_id_ref' | 'client_secret_ref'): string | undefined => {
+      if (ref === undefined) return undefined;
+      const got = lookupSecret(ctx.localConfig.secrets, ref);
+      if (got.ok) return got.value;
+      if (got.why === 'missing' && (ctx.disabled || ctx.deferSecrets)) return undefined;
+      if (got.why === 'missing') throw ctx.failYaml([...at, 'auth', field], `${describeLookup(ref, got.why)}${ctx.local ? '' : ' (no local.toml was found beside the project file)'}`, key);
+      throw tomlFail(ctx.local!, ['secrets', ...ref.split('.')], describeLookup(ref, got.why), key);
+    };
+    const clientId = lookup(auth.client_id_ref, 'client_id_ref');
+    const clientSecret = lookup(auth.client_secret_ref, 'client_secret_ref');
+    const oauth = {
+      ...(auth.provider ? { provider: auth.provider } : {}),
+      ...(auth.scopes ? { scopes: auth.scopes } : {}),
+      ...(clientId ? { clientId } : {}),
+      ...(clientSecret ? { clientSecret } : {}),
+    };
+    return { params: { ...params, oauth }, ...(clientSecret ? { secret: clientSecret } : {}) };
   }
   const secretRef: SecretRef = { ref: auth.secret_ref, type: auth.type, headerName: auth.type === 'bearer' ? 'Authorization' : (auth.header_name ?? 'Authorization') };
   const found = lookupSecret(ctx.localConfig.secrets, auth.secret_ref);
