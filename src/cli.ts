@@ -50,6 +50,13 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./conformance/command.js')).runConformanceCommand(rest);
     case 'record':
       return (await import('./cli/commands/record.js')).record(rest);
+    case 'login':
+      return (await import('./cli/commands/auth.js')).login(rest);
+    case 'logout':
+      return (await import('./cli/commands/auth.js')).logout(rest);
+    case 'auth':
+      if (rest[0] !== 'status') throw new UsageError('auth takes one subcommand: mcpwire auth status [--json]');
+      return (await import('./cli/commands/auth.js')).authStatus(rest.slice(1));
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
     case 'bench':

@@ -20,6 +20,14 @@ export interface CredentialStore {
   get(key: string): Promise<StoredCredentials | undefined> | StoredCredentials | undefined;
   set(key: string, value: StoredCredentials): Promise<void> | void;
   delete(key: string): Promise<void> | void;
+  /** Every key held (for `mcpwire auth status` and `logout`); a store that cannot list may leave it out. */
+  keys?(): Promise<string[]> | string[];
+}
+
+/** The resource a key was made for (credentialKey's first half). */
+export function resourceOfKey(key: string): string {
+  const space = key.lastIndexOf(' ');
+  return space === -1 ? key : key.slice(0, space);
 }
 
 /** The store key: one entry per resource (the MCP server's URL) and issuer. */
@@ -66,6 +74,10 @@ export class FileCredentialStore implements CredentialStore {
     if (!(key in all)) return;
     delete all[key];
     this.write(all);
+  }
+
+  keys(): string[] {
+    return Object.keys(this.read());
   }
 
   private read(): Record<string, StoredCredentials> {

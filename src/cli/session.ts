@@ -11,6 +11,7 @@ import { openToolSource, type ToolSource } from '../toolsource/tool-source.js';
 import { redact } from '../transport/redact.js';
 import { describeDiagnostic } from '../util/text.js';
 import { unknownServerError } from '../toolsource/unknown-tool.js';
+import { withCliOAuth } from './oauth-defaults.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import type { CommandLine } from './options.js';
 import { err, openServers } from './process.js';
@@ -63,7 +64,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   const started = Date.now();
   const timeoutMs = line.timeoutMs;
   const remaining = () => (timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - started)));
-  let config = await resolveConfig(command, line);
+  let config = withCliOAuth(await resolveConfig(command, line));
   if (timeoutMs !== undefined) config = { ...config, servers: config.servers.map((s) => ({ ...s, startupTimeoutMs: timeoutMs, timeoutMs })) };
   const keys = config.servers.map((s) => s.key);
   const only = line.values.server;

@@ -69,6 +69,9 @@ Commands:
   prompt NAME [k=v...]      get a prompt, rendered as [role] text
   ping                      ping every server, with the round-trip time
   doctor                    check the config, its secrets and every server
+  login SERVER              log in to an OAuth-protected HTTP server (browser, or --paste)
+  logout SERVER             forget the OAuth credentials stored for a server
+  auth status               the stored OAuth credentials (never their values)
   config sources|show       the MCP client configs on this machine; a config as mcpwire reads it
   conformance DIR|FILE...   replay conformance transcripts against the client
   record --out FILE.jsonl   record a session as a replayable transcript (--ops FILE, or --proxy)
@@ -232,13 +235,26 @@ Examples:
   scenario's data, $MCP_CONFORMANCE_CONTEXT).`,
   bench: `mcpwire bench [--quick] [--json] [--only NAME]
   Runs the benchmarks in bench/ (in a clone of the repository only).`,
+  login: `mcpwire login SERVER [--paste] [SERVER OPTIONS] [--json]
+  Runs the OAuth flow for an HTTP server (a config's server, or --url): discovery, registration,
+  the browser (a listener on 127.0.0.1 receives its return; --paste: print the URL and paste back
+  the address the browser ended on, for a machine without one), the token exchange; then lists the
+  tools to prove it. Credentials go to the user's credentials file ($MCPWIRE_CREDENTIALS, else
+  ~/.config/mcpwire/credentials.json, mode 0600); later commands use them, refreshing as needed.
+Example:
+  $ mcpwire login docs --config mcpwire.json`,
+  logout: `mcpwire logout SERVER [SERVER OPTIONS] [--json]
+  Removes the OAuth credentials stored for the server's URL.`,
+  auth: `mcpwire auth status [--json]
+  Lists the stored OAuth credentials by server URL and issuer: whether a token is held, when it
+  expires, whether it can be refreshed, its scope. Never a token's value.`,
 };
 
 /** The help of one command, with the option blocks that apply to it. */
 export function commandHelp(command: string): string {
   const own = COMMANDS[command];
   if (own === undefined) return USAGE;
-  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench', 'add', 'remove', 'list', 'import'].includes(command);
+  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench', 'add', 'remove', 'list', 'import', 'auth'].includes(command);
   const sections = [own];
   if (talksToServers) sections.push(SERVER_OPTIONS, COMMON_OPTIONS, EXIT_TABLE);
   else if (command === 'demo') sections.push(COMMON_OPTIONS, EXIT_TABLE);
