@@ -125,14 +125,17 @@ describe('#18 item 14: --save DIR', () => {
 
   test('U1: every binary kind (image, audio, a named and an unnamed blob) is saved byte for byte; text, links and text resources are printed, not saved; an existing file is never replaced', async (t) => {
     const dir = tempDir(t);
-    const { PNG, WAV, PDF, BIN } = (await import('./fixtures/content-kinds-bytes.mjs')) as Record<string, Buffer>;
     const first = await mcpwire(['call', 'every-kind', '--save', dir, ...KINDS]);
     assert.equal(first.status, 0, first.stderr);
     assert.deepEqual(readdirSync(dir).sort(), ['every-kind-2.png', 'every-kind-3.wav', 'every-kind-7.bin', 'q3.pdf']);
-    assert.deepEqual(readFileSync(path.join(dir, 'every-kind-2.png')), PNG);
-    assert.deepEqual(readFileSync(path.join(dir, 'every-kind-3.wav')), WAV);
-    assert.deepEqual(readFileSync(path.join(dir, 'q3.pdf')), PDF);
-    assert.deepEqual(readFileSync(path.join(dir, 'every-kind-7.bin')), BIN);
+    // The bytes the server sent, from its JSON result: each file is their base64 decoded.
+    const sent = (JSON.parse((await mcpwire(['call', 'every-kind', '--json', ...KINDS])).stdout) as { result: { content: { data?: string; resource?: { blob?: string } }[] } }).result.content;
+    const bytesOf = (index: number) => Buffer.from(sent[index]!.data ?? sent[index]!.resource!.blob!, 'base64');
+    for (const [file, index] of [['every-kind-2.png', 1], ['every-kind-3.wav', 2], ['q3.pdf', 5], ['every-kind-7.bin', 6]] as const) {
+      assert.deepEqual(readFileSync(path.join(dir, file)), bytesOf(index), file);
+    }
+    assert.equal(readFileSync(path.join(dir, 'every-kind-2.png')).subarray(1, 4).toString('latin1'), 'PNG');
+    assert.equal(readFileSync(path.join(dir, 'q3.pdf')).subarray(0, 5).toString('latin1'), '%PDF-');
     assert.match(first.stdout, /^every kind follows$/m);
     assert.match(first.stdout, /^\[resource link: q3 notes <file:\/\/\/reports\/q3\.md> text\/markdown\]$/m);
     assert.match(first.stdout, /^remember the milk$/m);
@@ -141,7 +144,7 @@ describe('#18 item 14: --save DIR', () => {
     assert.equal(second.status, 0, second.stderr);
     assert.match(second.stdout, /saved as .*q3-2\.pdf$/m);
     assert.equal(readdirSync(dir).length, 8);
-    assert.deepEqual(readFileSync(path.join(dir, 'q3.pdf')), PDF);
+    assert.deepEqual(readFileSync(path.join(dir, 'q3.pdf')), bytesOf(5), 'q3.pdf is untouched');
   });
 
   test('U1: with --json the result is unchanged and "saved" lists each block\'s file by its index', async (t) => {
