@@ -4,9 +4,11 @@
 // neither of command and url, or a field of the wrong type, is skipped with
 // the reason (the host logs it); the rest start. Checked by hand: the shape
 // is small, and a bad server must not stop the others, as a whole-document
-// schema would. `${NAME}` in a header value is Kestrel's own syntax and is
-// resolved here, once, at load: the transport sends values as written.
+// schema would. `${NAME}` in a header value is resolved here, once, at load,
+// by the config readers' one interpolation: the transport sends values as
+// written.
 
+import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
@@ -14,6 +16,7 @@ import { isObject } from '../../jsonrpc/message.js';
 import { isSecretHeader } from '../../util/secret-names.js';
 import { checkDocument } from '../config/document-check.js';
 import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
+import { describeInterpolation, interpolate } from '../config/interpolate.js';
 import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { readEraKey } from '../config/era-key.js';
@@ -142,7 +145,9 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
     if (hasUserinfo(entry.url)) return `"url": ${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${TOKEN}"})`;
     const raw = stringMap(entry.headers);
     if (raw === undefined) return '"headers" must be an object of strings';
-    params = { transport: 'streamable-http', url: entry.url, headers: resolveHeaders(raw, ctx), server: name };
+    const headers = resolveHeaders(raw, root, ctx);
+    if (typeof headers === 'string') return headers;
+    params = { transport: 'streamable-http', url: entry.url, headers, server: name };
   } else {
     if (typeof entry.command !== 'string' || entry.command === '') return '"command" must be a non-empty string';
     const args = entry.args ?? [];
@@ -172,30 +177,31 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
 /**
  * Kestrel: "${NAME} in a header value is replaced with that environment
  * variable. A header that resolves to the empty string is dropped, so an
- * unset token never turns into Authorization:". A header with any `${NAME}`
- * that is unset or empty is dropped whole (`Bearer ${TOKEN}` must not go out
- * as `Bearer `). One pass: a value taken from the environment is never
- * scanned again, so a `${…}` inside it stays as it is.
+ * unset token never turns into Authorization:". The config readers' one
+ * interpolation (config/interpolate.ts) does the replacing, so `${NAME}`
+ * means here what it means in every config mcpwire reads (and
+ * `${NAME:-default}`, `${env:NAME}` work too). A header with any variable
+ * that is unset, empty or blank is dropped whole (`Bearer ${TOKEN}` must
+ * not go out as `Bearer `). One pass: a value taken from the environment is
+ * never scanned again. A placeholder only an editor can fill
+ * (`${input:…}`, `${command:…}`) skips the server, with the reason.
  */
-function resolveHeaders(raw: Record<string, string>, ctx: ReadContext): Record<string, string> {
+function resolveHeaders(raw: Record<string, string>, root: string, ctx: ReadContext): Record<string, string> | string {
   const headers: Record<string, string> = {};
+  const context = { env: ctx.env, workspaceFolder: root, userHome: os.homedir() };
   for (const [header, template] of Object.entries(raw)) {
-    let missing = false;
-    const taken: string[] = [];
-    const value = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
-      const found = ctx.env[variable];
-      if (found === undefined || found.trim() === '') missing = true;
-      else taken.push(found);
-      return found ?? '';
-    });
-    if (missing || value.trim() === '') continue;
-    headers[header] = value;
-    for (const secret of taken) ctx.secrets.add(secret);
-    if (taken.length > 0 || isSecretHeader(header)) ctx.secrets.add(value);
+    const resolved = interpolate(template, context);
+    if (!resolved.ok) {
+      if (resolved.why === 'unset') continue;
+      return `"headers"."${header}": ${describeInterpolation(resolved)}`;
+    }
+    if (resolved.fromEnv.some((taken) => taken.trim() === '') || resolved.value.trim() === '') continue;
+    headers[header] = resolved.value;
+    for (const secret of resolved.fromEnv) ctx.secrets.add(secret);
+    if (resolved.fromEnv.length > 0 || isSecretHeader(header)) ctx.secrets.add(resolved.value);
   }
   return headers;
 }
-
 
 function stringMap(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return {};
