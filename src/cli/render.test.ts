@@ -1,7 +1,6 @@
-// #18 item 17: one renderer. The CLI's result text (call, read, prompt) and
-// Kestrel's text for the model (flatten.ts) are the same text for every
-// content block kind; before, they had drifted (the CLI printed a blob
-// resource as its URI alone, without type or size).
+// One renderer (#18 item 17): the CLI's result text (call, read, prompt)
+// and Kestrel's text for the model (flatten.ts) are the same text for every
+// content block kind, a blob resource with its URI, type and size.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

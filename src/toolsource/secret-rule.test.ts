@@ -1,7 +1,6 @@
-// #18 item 18: the three places that judge a name by the one rule agree.
-// `config show` masks, the HTTP transport scrubs and `doctor` warns of the
-// same names; before, doctor missed DB_PASSWD and GITHUB_PAT and the
-// transport scrubbed no X-Github-Pat. A canary stands for the secret.
+// One rule for secret-looking names (#18 item 18): `config show` masks,
+// the HTTP transport scrubs and `doctor` warns of the same names, DB_PASSWD,
+// GITHUB_PAT and X-Github-Pat among them. A canary stands for the secret.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -7,7 +7,7 @@ import { isSecretHeader, isSecretName, isSecretVariable } from './secret-names.j
 const SECRET = [
   // headers, the recorder's misses among them (#18 item 22)
   'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'Mcp-Session-Id', 'X-API-Key', 'X-Auth-Key', 'X-Custom-Auth', 'X-Access-Key', 'X-Github-Pat', 'X-JWT',
-  // variables, doctor's old misses among them (`*_KEY`, `*_TOKEN`, `*_SECRET` at the end, or PASSWORD, only)
+  // variables, those not ending in _KEY, _TOKEN or _SECRET among them
   'OPENAI_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'DB_PASSWD', 'GITHUB_PAT', 'STRIPE_KEY_LIVE', 'AUTH_HEADER', 'SENTRY_DSN', 'GPG_PASSPHRASE', 'apiKey', 'accessToken', 'BEARER',
 ];
 const PLAIN = ['Accept', 'Content-Type', 'User-Agent', 'Host', 'PATH', 'PATHEXT', 'HOME', 'PORT', 'PWD', 'LANG', 'NODE_ENV', 'XDG_SESSION_TYPE', 'DBUS_SESSION_BUS_ADDRESS', 'SSH_AUTH_SOCK', 'COMPAT_MODE', 'SPATIAL'];

@@ -1,8 +1,7 @@
-// #18 item 18: Kestrel's `${NAME}` in a header is the config readers' one
-// interpolation (config/interpolate.ts), not a second one of its own: the
-// same forms resolve (`${env:NAME}` was sent as written before), a value
-// from the environment is never expanded again, and what came from the
-// environment is a secret. A canary stands for the token.
+// Kestrel's `${NAME}` in a header is the config readers' one interpolation
+// (config/interpolate.ts, #18 item 18): the same forms resolve (`${env:NAME}`
+// too), a value from the environment is never expanded again, and what came
+// from the environment is a secret. A canary stands for the token.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
