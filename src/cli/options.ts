@@ -27,6 +27,8 @@ const OPTIONS = {
   names: { type: 'string' },
   verbose: { type: 'boolean', short: 'v', default: false },
   progress: { type: 'boolean', default: false },
+  save: { type: 'string' },
+  output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -60,7 +62,10 @@ export function parseCommandLine(command: string, args: string[]): CommandLine {
     process.stdout.write(commandHelp(command));
     throw new HelpShown();
   }
-  if (parsed.values.progress && command !== 'call') throw new UsageError(`--progress is an option of mcpwire call, not of mcpwire ${command}`);
+  for (const flag of ['progress', 'save', 'output'] as const) {
+    if (parsed.values[flag] !== undefined && parsed.values[flag] !== false && command !== 'call') throw new UsageError(`--${flag} is an option of mcpwire call, not of mcpwire ${command}`);
+  }
+  if (parsed.values.save === '' || parsed.values.output === '') throw new UsageError(`--${parsed.values.save === '' ? 'save' : 'output'} needs a path`);
   if (parsed.values.names !== undefined && command !== 'tools') throw new UsageError(`--names is an option of mcpwire tools, not of mcpwire ${command} (call takes every form of a name)`);
   if (split !== -1 && serverCommand.length === 0) throw new UsageError('nothing after --: give the server\'s command, e.g. mcpwire tools -- npx -y @modelcontextprotocol/server-everything');
   return { values: parsed.values, positionals: parsed.positionals, serverCommand, timeoutMs: timeoutOption(parsed.values.timeout), protocolEra: eraOption(parsed.values.era) };

@@ -2,7 +2,8 @@
 // two-column listings. Binary content is described (type and size), never
 // dumped on a terminal.
 
-import type { CallToolResult, ContentBlock, PromptMessage, ResourceContents } from '../client/results.js';
+import type { CallToolResult, PromptMessage, ResourceContents } from '../client/results.js';
+import { contentBlockText, resourceContentsText } from '../client/content-text.js';
 import { out } from './process.js';
 
 /** A listing's left column is padded to this at most; a longer entry pushes its description to the next line. */
@@ -18,46 +19,38 @@ export function printRows(rows: readonly (readonly [left: string, right: string]
   }
 }
 
-function bytesOfBase64(data: string): number {
-  return Math.floor((data.replace(/=+$/, '').length * 3) / 4);
-}
-
-export function contentText(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return block.text;
-    case 'image':
-    case 'audio':
-      return `[${block.type} ${block.mimeType}, ${bytesOfBase64(block.data)} bytes]`;
-    case 'resource':
-      return `[resource ${block.resource.uri}]${typeof block.resource.text === 'string' ? `\n${block.resource.text}` : ''}`;
-    case 'resource_link':
-      return `[link ${block.uri} ${block.name}]`;
-    default:
-      return JSON.stringify(block);
-  }
-}
+/** One content block as text: the renderer every mcpwire surface shares (src/client/content-text.ts). */
+export const contentText = contentBlockText;
 
 /**
- * A tool result: its content blocks. structuredContent is printed only when
- * there is no content, or with --verbose: the MCP tools spec asks a tool
- * that returns structured content to return it serialized as text content
- * too, so printing both would say the same thing twice.
+ * A tool result as `call` prints it: its content blocks, each on its own
+ * line (a block saved by --save followed by where it went). structuredContent
+ * is printed only when there is no content, or with --verbose: the MCP tools
+ * spec asks a tool that returns structured content to return it serialized
+ * as text content too, so printing both would say the same thing twice.
  */
-export function printResult(result: CallToolResult, verbose: boolean): void {
-  if (result.isError) out('(the tool reported an error)\n');
-  for (const block of result.content) out(`${contentText(block)}\n`);
+export function resultText(result: CallToolResult, verbose: boolean, savedAs: ReadonlyMap<number, string> = new Map()): string {
+  let text = result.isError ? '(the tool reported an error)\n' : '';
+  result.content.forEach((block, index) => {
+    const saved = savedAs.get(index);
+    text += `${contentText(block)}${saved === undefined ? '' : ` saved as ${saved}`}\n`;
+  });
   if (result.structuredContent !== undefined && (result.content.length === 0 || verbose)) {
-    out(`${result.content.length === 0 ? '' : 'structuredContent: '}${JSON.stringify(result.structuredContent, null, 2)}\n`);
+    text += `${result.content.length === 0 ? '' : 'structuredContent: '}${JSON.stringify(result.structuredContent, null, 2)}\n`;
   }
+  return text;
 }
 
-/** Resource contents: text as is, a blob described by MIME type and size. */
+export function printResult(result: CallToolResult, verbose: boolean): void {
+  out(resultText(result, verbose));
+}
+
+/** Resource contents: text as is, a blob described by URI, MIME type and size. */
 export function printContents(contents: readonly ResourceContents[]): void {
   for (const item of contents) {
     if (contents.length > 1) out(`[${item.uri}]\n`);
-    if (typeof item.text === 'string') out(item.text.endsWith('\n') ? item.text : `${item.text}\n`);
-    else out(`[blob ${item.mimeType ?? 'application/octet-stream'}, ${bytesOfBase64(String(item.blob))} bytes]\n`);
+    const text = resourceContentsText(item);
+    out(text.endsWith('\n') ? text : `${text}\n`);
   }
 }
 

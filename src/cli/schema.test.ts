@@ -3,6 +3,9 @@
 // command line.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { keyValueArgs, missingRequired, signature } from './schema.js';
 import { nearest } from '../util/suggest.js';
@@ -37,6 +40,23 @@ test('U1: k=v and k:v are read as the schema types each argument; untyped values
     assert.throws(() => keyValueArgs([word], SCHEMA, 'echo'), (e: Error) => e instanceof UsageError && why.test(e.message), word);
   }
   assert.deepEqual(missingRequired({ times: 1 }, SCHEMA), ['message']);
+});
+
+test('U1: k=@FILE reads the value from FILE, typed by the schema; k=@@x is the literal @x; errors name the file, never its text', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-at-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  const args = keyValueArgs([`message=@${file('m', 'two\nlines\n')}`, `times=@${file('t', '3\n')}`, `loud=@${file('l', 'false')}`, `tags=@${file('g', '["a"]')}`, `any=@${file('a', '{"k": [1]}')}`, 'mode=@@b'], SCHEMA, 'echo');
+  assert.deepEqual(args, { message: 'two\nlines\n', times: 3, loud: false, tags: ['a'], any: { k: [1] }, mode: '@b' });
+  const canary = file('secret', 'sk-canary-schema-77aa');
+  for (const word of [`times=@${canary}`, `loud=@${canary}`, `options=@${canary}`]) {
+    assert.throws(() => keyValueArgs([word], SCHEMA, 'echo'), (e: Error) => e instanceof UsageError && e.message.startsWith(`${word}: `) && !e.message.includes('sk-canary'), word);
+  }
+  assert.throws(() => keyValueArgs(['times=@yes'], SCHEMA, 'echo'), (e: Error) => e instanceof UsageError && /times=@yes: no such file; .*times=@@yes/.test(e.message), 'the escape is named');
+  assert.throws(() => keyValueArgs(['message=@'], SCHEMA, 'echo'), /give a file after @/);
 });
 
 test('U1: a mistyped tool name gets the nearest names by edit distance', () => {

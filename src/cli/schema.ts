@@ -4,6 +4,7 @@
 // list commonly uses is read (type, enum, items, anyOf/oneOf, required);
 // anything else is left for the server to judge.
 
+import { readFileSync } from 'node:fs';
 import { UsageError } from './usage.js';
 
 type Schema = Record<string, unknown>;
@@ -59,6 +60,12 @@ export function isKeyValue(word: string): boolean {
  * (true/false, also 1/0, yes/no), object and array as JSON, string as is.
  * A property the schema does not type, or does not list, is read as JSON
  * when it parses (`n=3` → 3) and as a string otherwise.
+ *
+ * `k=@FILE` takes the value from FILE (relative to the working directory):
+ * a string property its text exactly, a number, integer, boolean, object or
+ * array property the file read as JSON, an untyped one JSON when it parses.
+ * `k=@@text` is the literal `@text`; no other value is read as a file.
+ * Errors name the file, never its contents.
  */
 export function keyValueArgs(words: readonly string[], inputSchema: unknown, toolName: string): Record<string, unknown> {
   const props = new Map(properties(inputSchema));
@@ -69,25 +76,58 @@ export function keyValueArgs(words: readonly string[], inputSchema: unknown, too
     const key = word.slice(0, at);
     const raw = word.slice(at + 1);
     if (key in args) throw new UsageError(`the argument ${key} is given twice`);
-    args[key] = coerce(raw, props.get(key), key, toolName, inputSchema);
+    const schema = props.get(key);
+    if (raw.startsWith('@@')) args[key] = coerce(raw.slice(1), schema, key, toolName, inputSchema);
+    else if (raw.startsWith('@')) args[key] = coerce(readValueFile(key, raw.slice(1)), schema, key, toolName, inputSchema, raw.slice(1));
+    else args[key] = coerce(raw, schema, key, toolName, inputSchema);
   }
   return args;
 }
 
-function coerce(raw: string, schema: Schema | undefined, key: string, toolName: string, inputSchema: unknown): unknown {
+/** The text of the file `k=@FILE` names; a usage error naming the file (and the @@ escape) when it cannot be read. */
+function readValueFile(key: string, file: string): string {
+  if (file === '') throw new UsageError(`${key}=@: give a file after @ (k=@FILE), or write ${key}=@@ for the literal text "@"`);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (code ?? 'unreadable');
+    throw new UsageError(`${key}=@${file}: ${why}; k=@FILE reads the value from FILE, write ${key}=@@${file} for the literal text "@${file}"`);
+  }
+}
+
+/**
+ * `raw` as the property's schema types it. `file`: the file `raw` was read
+ * from, which an error quotes as `@FILE`; a file's contents are never quoted
+ * (they may be a secret, and may be large).
+ */
+function coerce(raw: string, schema: Schema | undefined, key: string, toolName: string, inputSchema: unknown, file?: string): unknown {
   const type = schema ? typeText(schema) : 'any';
-  const wrong = (what: string) => new UsageError(`${key}=${raw}: ${key} takes ${what} (${signature(toolName, inputSchema)})`);
+  const fromFile = file !== undefined;
+  const shown = fromFile ? `@${file}` : raw;
+  const wrong = (what: string) => new UsageError(`${key}=${shown}: ${key} takes ${what}${fromFile ? ' (the file read as JSON)' : ''} (${signature(toolName, inputSchema)})`);
   switch (schema?.type) {
     case 'string':
       return raw;
     case 'number':
     case 'integer': {
+      if (fromFile) {
+        const value = parseJson(raw);
+        if (typeof value !== 'number') throw wrong(`a ${schema.type}`);
+        if (schema.type === 'integer' && !Number.isInteger(value)) throw wrong('an integer');
+        return value;
+      }
       const n = raw.trim() === '' ? Number.NaN : Number(raw);
       if (!Number.isFinite(n)) throw wrong(`a ${schema.type}`);
       if (schema.type === 'integer' && !Number.isInteger(n)) throw wrong('an integer');
       return n;
     }
     case 'boolean': {
+      if (fromFile) {
+        const value = parseJson(raw);
+        if (typeof value !== 'boolean') throw wrong('true or false');
+        return value;
+      }
       const b = { true: true, false: false, '1': true, '0': false, yes: true, no: false }[raw.toLowerCase()];
       if (b === undefined) throw wrong('true or false');
       return b;
@@ -98,7 +138,7 @@ function coerce(raw: string, schema: Schema | undefined, key: string, toolName: 
       try {
         value = JSON.parse(raw);
       } catch {
-        throw wrong(`JSON (an ${schema.type}); quote it for the shell`);
+        throw wrong(fromFile ? `JSON (an ${schema.type})` : `JSON (an ${schema.type}); quote it for the shell`);
       }
       if (schema.type === 'array' ? !Array.isArray(value) : !isObject(value)) throw wrong(`a JSON ${schema.type}`);
       return value;
@@ -111,6 +151,15 @@ function coerce(raw: string, schema: Schema | undefined, key: string, toolName: 
       } catch {
         return raw;
       }
+  }
+}
+
+/** JSON.parse, or undefined for text that is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -122,16 +122,22 @@ Example:
   echo-server (2 tools; call as mcp.echo-server.<tool> or by the tool's own name)
     echo(message: string)        Echoes back the message it is given.
     add(a: number, b: number)    Adds two numbers.`,
-  call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json] [--progress]
+  call: `mcpwire call TOOL [ARGS] [SERVER OPTIONS] [--json] [--progress] [--save DIR] [--output FILE]
 mcpwire call SERVER TOOL [ARGS] ...
   TOOL is the tool's own name (when only one server has it), mcp.<key>.<tool>, <key>.<tool> (a saved
   server's: mcpwire call github.search_issues q=bug), a Kestrel agent's mcp__<server>__<tool> (bridges
   too), or its alias.
   ARGS:  k=v or k:v pairs, each value read as the tool's input schema types it (number, integer,
          boolean; JSON for an object or array; a string otherwise; JSON for an untyped argument);
+         k=@FILE takes the value from FILE (a string parameter its text, any other the file read as
+         JSON); k=@@text is the literal "@text";
          or one JSON object; or - to read a JSON object from stdin.
   Prints the result's content (text as is, other content described); the structuredContent only when
   there is no content, or with --verbose. --json: {"name", "truncated", "result"}.
+  --save DIR: images, audio and blobs decoded into files in DIR (made if missing; named after the
+  resource's URI or the tool, with the extension of the MIME type; never replacing a file), each
+  file's name printed after its block (--json: "saved": [{"index", "file"}]).
+  --output FILE (-o): what would be printed (the JSON with --json) written to FILE instead.
   A call the server runs as a task shows its status (and status message) in the status line on a
   terminal. --progress: instead, one JSON line on stderr per change, {"event": "task", "taskId",
   "status", "statusMessage"?}, and per progress report, {"event": "progress", "progress", "total"?,

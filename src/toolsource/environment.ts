@@ -2,6 +2,8 @@
 // over the daemon's environment), the safe alternative a host can choose, and
 // the check `doctor` runs for secrets the merge would hand to every server.
 
+import { isSecretName } from '../util/secret-names.js';
+
 /** Variables a server needs to find programs and a home, and nothing that identifies a credential. */
 const SAFE_NAMES = new Set(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'TZ']);
 /** The Windows equivalents: a process there cannot start without some of them. */
@@ -18,11 +20,13 @@ export function safeEnvironment(env: Readonly<Record<string, string | undefined>
   return safe;
 }
 
-const SECRET_LOOKING = /(_KEY|_TOKEN|_SECRET)$|PASSWORD/i;
-
-/** Host variables with secret-looking names (`*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`): what a merge would pass to every server. */
+/**
+ * Host variables with secret-looking names (the one rule, util/secret-names:
+ * `*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*AUTH*` …): what a merge
+ * would pass to every server.
+ */
 export function secretLookingVariables(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.keys(env)
-    .filter((name) => env[name] !== undefined && env[name] !== '' && SECRET_LOOKING.test(name))
+    .filter((name) => env[name] !== undefined && env[name] !== '' && isSecretName(name))
     .sort();
 }

@@ -2,6 +2,7 @@
 // alias, or SERVER TOOL; its arguments as k=v words read through the tool's
 // input schema, one JSON object, or JSON on stdin (`-`).
 
+import { writeFileSync } from 'node:fs';
 import type { ProgressUpdate } from '../../client/connection.js';
 import type { TaskState } from '../../client/tasks.js';
 import { JsoncSyntaxError, parseJsonc } from '../../toolsource/config/jsonc.js';
@@ -9,7 +10,8 @@ import type { ToolDefinition } from '../../toolsource/registry.js';
 import { findTool } from '../find-tool.js';
 import { parseCommandLine } from '../options.js';
 import { err, out } from '../process.js';
-import { printResult } from '../render.js';
+import { resultText } from '../render.js';
+import { saveBinaryContent } from '../save-content.js';
 import { keyValueArgs, missingRequired, signature } from '../schema.js';
 import { withSession } from '../session.js';
 import { statusLine } from '../status-line.js';
@@ -59,11 +61,19 @@ export async function call(args: string[]): Promise<number> {
     } finally {
       status?.();
     }
-    if (line.values.json) out(`${JSON.stringify({ name: outcome.name, truncated: outcome.truncated, result: outcome.result })}\n`);
-    else {
-      printResult(outcome.result, line.values.verbose);
-      if (outcome.truncated) out(`(truncated: the result was ${outcome.sizeBytes} bytes)\n`);
+    // --save DIR: images, audio and blobs decoded into files; the printed result says where each went.
+    const saved = line.values.save === undefined ? new Map<number, string>() : saveBinaryContent(outcome.result, line.values.save, tool.mcp_tool_name);
+    let text: string;
+    if (line.values.json) {
+      const files = line.values.save === undefined ? {} : { saved: [...saved].map(([index, file]) => ({ index, file })) };
+      text = `${JSON.stringify({ name: outcome.name, truncated: outcome.truncated, result: outcome.result, ...files })}\n`;
+    } else {
+      text = resultText(outcome.result, line.values.verbose, saved);
+      if (outcome.truncated) text += `(truncated: the result was ${outcome.sizeBytes} bytes)\n`;
     }
+    // --output FILE: what would have been printed goes to FILE instead.
+    if (line.values.output === undefined) out(text);
+    else writeOutput(line.values.output, text);
     return outcome.result.isError ? 1 : 0;
   });
 }
@@ -86,6 +96,14 @@ async function argumentsFor(tool: ToolDefinition, words: readonly string[]): Pro
     return value as Record<string, unknown>;
   }
   return keyValueArgs(words, tool.parameters, tool.mcp_tool_name);
+}
+
+function writeOutput(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new UsageError(`--output ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
 /** ` (at 1:13: expected a value)`, or nothing when the JSONC reader accepts what JSON.parse refused (a comment, a trailing comma). */

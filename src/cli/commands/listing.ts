@@ -15,6 +15,27 @@ export interface Listed<T> {
   items: T[] | undefined;
 }
 
+/** One server's outcome in eachServer: what `run` returned, or why it failed. */
+export type EachOutcome<T> = { server: string; ok: true; value: T } | { server: string; ok: false; error: unknown };
+
+/**
+ * Runs `run` on every selected, enabled server, concurrently (the one walk
+ * over servers that listing commands and ping share). With one server
+ * selected, its failure is thrown as the command's; with several, each
+ * server's outcome is returned in order.
+ */
+export async function eachServer<T>(session: Session, run: (client: McpClient, server: string) => Promise<T>): Promise<EachOutcome<T>[]> {
+  const keys = session.selected().filter((key) => session.source.status().find((s) => s.key === key)?.state !== 'disabled');
+  const settled = await Promise.allSettled(keys.map((server) => session.source.withServer(server, (client) => run(client, server))));
+  if (keys.length === 1 && settled[0]!.status === 'rejected') throw settled[0]!.reason;
+  return settled.map((result, k) => (result.status === 'fulfilled' ? { server: keys[k]!, ok: true, value: result.value } : { server: keys[k]!, ok: false, error: result.reason }));
+}
+
+/** The first line of a failure, as the multi-server commands print it on stderr after the server's key. */
+export function failureLine(error: unknown): string {
+  return String((error as Error).message ?? error).split('\n')[0]!;
+}
+
 /**
  * Runs `list` on every selected, enabled server that declares `capability`
  * in its initialize answer. With one server selected, its failure is thrown
@@ -22,25 +43,16 @@ export interface Listed<T> {
  * status returned beside what the others listed.
  */
 export async function listEach<T>(session: Session, capability: 'resources' | 'prompts', list: (client: McpClient) => Promise<T[]>): Promise<{ listed: Listed<T>[]; status: number }> {
-  const keys = session.selected().filter((key) => session.source.status().find((s) => s.key === key)?.state !== 'disabled');
-  const settled = await Promise.allSettled(
-    keys.map((server) =>
-      session.source.withServer(server, async (client): Promise<Listed<T>> => {
-        if (client.profile?.capabilities[capability] === undefined) return { server, items: undefined };
-        return { server, items: await list(client) };
-      }),
-    ),
-  );
-  if (keys.length === 1 && settled[0]!.status === 'rejected') throw settled[0]!.reason;
+  const outcomes = await eachServer(session, async (client) => (client.profile?.capabilities[capability] === undefined ? undefined : await list(client)));
   let status = 0;
   const listed: Listed<T>[] = [];
-  settled.forEach((result, k) => {
-    if (result.status === 'fulfilled') listed.push(result.value);
+  for (const outcome of outcomes) {
+    if (outcome.ok) listed.push({ server: outcome.server, items: outcome.value });
     else {
-      err(`${keys[k]}: ${String((result.reason as Error).message ?? result.reason).split('\n')[0]}\n`);
-      if (status === 0) status = exitCodeOf(result.reason);
+      err(`${outcome.server}: ${failureLine(outcome.error)}\n`);
+      if (status === 0) status = exitCodeOf(outcome.error);
     }
-  });
+  }
   return { listed, status };
 }
 

@@ -10,8 +10,7 @@ import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
-import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
-import { quote } from './quote.js';
+import { commandFields, entryKind, isProblem, sourceServer, stringMap, urlProblem } from './server-entry.js';
 import type { SourceServer } from './types.js';
 import type { KeyPath } from './yaml-source.js';
 import { readEraKey } from './era-key.js';
@@ -55,7 +54,7 @@ interface EntryContext {
   secrets: string[];
 }
 
-function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
+function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
   const { source, name } = ctx;
   const env = ctx.options.env ?? process.env;
   const at: KeyPath = ['mcp_servers', name];
@@ -63,15 +62,15 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     const keys = field === undefined ? at : [...at, field];
     return new ConfigError(source.file, keys, detail, { ...source.locate(keys), server: name });
   };
-  if (!isObject(entry)) throw fail(undefined, 'expected a table with "command" or "url"');
-  const hasCommand = entry.command !== undefined;
-  const hasUrl = entry.url !== undefined;
-  if (hasCommand === hasUrl) throw fail(undefined, `expected exactly one of "command" (a local server) or "url" (a remote one)${hasCommand ? '' : misspeltHint(entry, ENTRY_KEYS, ['command', 'url'])}`);
+  const kind = entryKind(raw, { noun: 'a table', urlField: 'url', keys: ENTRY_KEYS });
+  if (isProblem(kind)) throw fail(kind.field, kind.detail);
+  const { entry } = kind;
+  const hasUrl = kind.kind === 'url';
 
   const strings = (field: string): Record<string, string> => {
-    const value = entry[field] ?? {};
-    if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail(field, 'expected a table of strings');
-    return value as Record<string, string>;
+    const value = stringMap(entry, field);
+    if (value === undefined) throw fail(field, 'expected a table of strings');
+    return value;
   };
   const names = (field: string): string[] | undefined => {
     const value = entry[field];
@@ -100,28 +99,24 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
 
   let params: ServerParams;
   if (hasUrl) {
-    if (typeof entry.url !== 'string' || !URL.canParse(entry.url)) throw fail('url', 'expected an absolute http(s) URL');
-    const parsed = new URL(entry.url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail('url', `expected http: or https:, got ${quote(parsed.protocol, 40)}`);
-    if (hasUserinfo(parsed.href)) throw fail('url', `${URL_CREDENTIALS} (bearer_token_env_var, or env_http_headers)`);
+    const problem = urlProblem(entry.url, 'bearer_token_env_var, or env_http_headers');
+    if (problem !== undefined) throw fail('url', problem);
     const headers: Record<string, string> = { ...strings('http_headers') };
     for (const [header, value] of Object.entries(headers)) if (isSecretHeader(header)) ctx.secrets.push(value);
     for (const [header, variable] of Object.entries(strings('env_http_headers'))) headers[header] = fromEnv(variable, ['env_http_headers', header], `header ${header}`);
     // Codex speaks Streamable HTTP to a url; no fallback to legacy SSE is implied.
-    params = { transport: 'streamable-http', url: entry.url, headers, server: name };
+    params = { transport: 'streamable-http', url: entry.url as string, headers, server: name };
     if (entry.bearer_token_env_var !== undefined) {
       if (typeof entry.bearer_token_env_var !== 'string') throw fail('bearer_token_env_var', 'expected the name of an environment variable');
       params.auth = { type: 'bearer', value: fromEnv(entry.bearer_token_env_var, ['bearer_token_env_var'], 'the bearer token') };
     }
   } else {
-    if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
-    const args = entry.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw fail('args', 'expected an array of strings');
-    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
+    const fields = commandFields(entry);
+    if (isProblem(fields)) throw fail(fields.field, fields.detail);
     const envVars = strings('env');
     for (const [variable, value] of Object.entries(envVars)) if (isSecretVariable(variable)) ctx.secrets.push(value);
-    params = { transport: 'stdio', command: entry.command, args: args as string[], env: envVars, server: name };
-    if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.options.workspaceFolder, entry.cwd);
+    params = { transport: 'stdio', command: fields.command, args: fields.args, env: envVars, server: name };
+    if (fields.cwd !== undefined) params.cwd = path.resolve(ctx.options.workspaceFolder, fields.cwd);
   }
   const era = readEraKey(entry, 'protocol_era');
   if (!era.ok) throw fail(era.key, era.detail);
@@ -129,17 +124,15 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
   if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') throw fail('enabled', 'expected true or false');
   if (entry.startup_timeout_sec !== undefined && entry.startup_timeout_ms !== undefined) throw fail('startup_timeout_ms', 'give startup_timeout_sec or startup_timeout_ms, not both');
   const startupTimeoutMs = seconds('startup_timeout_sec', 1000) ?? seconds('startup_timeout_ms', 1);
-  const server: SourceServer = {
-    key: name,
-    params,
+  return sourceServer(name, params, {
     // Codex lists exact tool names; as globs they match only themselves, since MCP tool names (2025-11-25: letters, digits, _ - .) hold no * or ?.
-    tools: { enabled: true, allow: names('enabled_tools'), deny: names('disabled_tools') ?? [] },
+    allow: names('enabled_tools'),
+    deny: names('disabled_tools') ?? [],
     disabled: entry.enabled === false,
     timeoutMs: seconds('tool_timeout_sec', 1000),
+    startupTimeoutMs,
     unsupported: unset,
-  };
-  if (startupTimeoutMs !== undefined) server.startupTimeoutMs = startupTimeoutMs;
-  return server;
+  });
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */

@@ -84,8 +84,12 @@ export interface KagedProjectOptions {
  *   read from local.toml `[mcp.<key>]`, not the DSL: see kaged-schema.ts.
  */
 export function loadKagedProject(options: KagedProjectOptions): ToolSourceConfig {
+  return readKagedProject(options, readYamlFile(options.project, { quoteLines: true }));
+}
+
+/** loadKagedProject with the project file already parsed (by loadToolSourceConfig, which read it to tell its format): it is not read twice. */
+export function readKagedProject(options: KagedProjectOptions, project: YamlSource): ToolSourceConfig {
   const projectFile = options.project;
-  const project = readYamlFile(projectFile, { quoteLines: true });
   const root = realDir(projectFile);
   if (project.value !== undefined && !isObject(project.value)) throw new ConfigError(projectFile, [], 'expected a mapping at the top level (the project DSL)', { line: 1, column: 1 });
 

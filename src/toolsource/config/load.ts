@@ -9,13 +9,14 @@ import { ConfigError } from '../../errors.js';
 import { isClientName, resolveClientConfig } from './client-locations.js';
 import { readCodexToml } from './codex-toml.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument } from './jsonc.js';
-import { loadKagedProject, type KagedProjectOptions } from './kaged.js';
+import { loadKagedProject, readKagedProject, type KagedProjectOptions } from './kaged.js';
 import { checkedDocument, findServerBlocks, readClientJson } from './mcp-servers-json.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type ToolSourceConfig } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { MAX_JSON_TOML_BYTES, MAX_YAML_BYTES, readConfigText } from './read-text.js';
-import { parseYaml } from './yaml-source.js';
-import { loadKestrelConfigFile, pluginBlock, readKestrelConfig } from '../kestrel/config.js';
+import { parseYaml, type YamlSource } from './yaml-source.js';
+import { pluginBlock, readKestrelConfig } from '../kestrel/config.js';
+import { sourceServer } from './server-entry.js';
 import { isObject } from '../../jsonrpc/message.js';
 
 /**
@@ -51,20 +52,15 @@ type Format = ToolSourceConfig['format'];
 export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSourceConfig {
   const { config, home = os.homedir(), projectDir = process.cwd(), ...rest } = options;
   const file = isClientName(config) ? resolveClientConfig(config, { home, project: projectDir, ...(rest.env ? { env: rest.env } : {}) }) : config;
-  const { format, document } = detect(file, projectDir);
-  if (format === 'kaged') return loadKagedProject({ project: file, ...rest });
+  // The file is read and parsed once, here, to tell its format; the format's reader takes what was parsed.
+  const found = detect(file, projectDir);
+  const { format } = found;
+  if (format === 'kaged') return found.yaml ? readKagedProject({ project: file, ...rest }, found.yaml) : loadKagedProject({ project: file, ...rest });
   // Kestrel's plugin config: its servers, as the tool source runs them (approvals and sampling are the Kestrel layer's).
   // A server Kestrel would skip stays in the list, marked with why, so that tools and doctor say so.
   if (format === 'kestrel') {
-    const kestrel = document ? readKestrelConfig(pluginBlock(checkedDocument(file, document).value), { file, root: path.dirname(path.resolve(file)), ...(rest.env ? { env: rest.env } : {}) }) : loadKestrelConfigFile(file, rest.env ? { env: rest.env } : {});
-    const skipped = kestrel.skipped.map(({ server, reason }) => ({
-      key: server,
-      params: { transport: 'stdio' as const, command: [server], server },
-      tools: { enabled: true, allow: undefined, deny: [] },
-      disabled: false,
-      timeoutMs: undefined,
-      unsupported: `skipped: ${reason}`,
-    }));
+    const kestrel = readKestrelConfig(pluginBlock(checkedDocument(file, found.document!).value), { file, root: path.dirname(path.resolve(file)), ...(rest.env ? { env: rest.env } : {}) });
+    const skipped = kestrel.skipped.map(({ server, reason }) => sourceServer(server, { transport: 'stdio', command: [server], server }, { unsupported: `skipped: ${reason}` }));
     return { ...kestrel.source, servers: [...kestrel.source.servers, ...skipped] };
   }
 
@@ -78,7 +74,7 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
   const read =
     format === 'codex'
       ? { format, ...readCodexToml(file, { env, workspaceFolder: workspaceOf(file, { home, project: projectDir, userDirs: env.CODEX_HOME ? [env.CODEX_HOME] : [] }) }) }
-      : readClientJson(file, { env, home, project: projectDir, ...(document ? { document } : {}) });
+      : readClientJson(file, { env, home, project: projectDir, ...(found.document ? { document: found.document } : found.text !== undefined ? { text: found.text } : {}) });
   return {
     file: path.resolve(file),
     format: read.format,
@@ -91,8 +87,20 @@ export function loadToolSourceConfig(options: LoadToolSourceOptions): ToolSource
   };
 }
 
-/** The file's format, and its JSON document when it parsed as JSON (so the format's reader does not parse it again). */
-function detect(file: string, projectDir: string): { format: Format; document?: JsoncDocument } {
+/**
+ * The file's format, with what was parsed to tell it, so that the format's
+ * reader does not read or parse the file again: the JSON document, the YAML
+ * of a kaged project found by its content, or the text of a .json file that
+ * did not parse (its reader says where).
+ */
+interface Detected {
+  format: Format;
+  document?: JsoncDocument;
+  yaml?: YamlSource;
+  text?: string;
+}
+
+function detect(file: string, projectDir: string): Detected {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') return { format: 'kaged' };
   // Codex's file is always config.toml; its reader says when the [mcp_servers] table is missing.
@@ -104,7 +112,7 @@ function detect(file: string, projectDir: string): { format: Format; document?: 
   } catch (error) {
     if (!(error instanceof JsoncSyntaxError)) throw error;
     // A .json file that does not parse is a broken client config: its reader says where.
-    if (ext === '.json') return { format: 'mcp-servers' };
+    if (ext === '.json') return { format: 'mcp-servers', text };
   }
   const json = document?.value;
   if (pluginBlock(json) !== undefined) return { format: 'kestrel', document: document! };
@@ -113,16 +121,17 @@ function detect(file: string, projectDir: string): { format: Format; document?: 
   if (json === undefined) {
     // Not JSON: YAML then, whose reader takes no more than MAX_YAML_BYTES (it would be slow to find out on more).
     if (text.length > MAX_YAML_BYTES) throw new ConfigError(file, [], `not JSON, and too large for a kaged project (YAML, at most ${MAX_YAML_BYTES / 1024 / 1024} MiB); ${ACCEPTED}`);
-    let doc: unknown;
+    let yaml: YamlSource;
     try {
-      doc = parseYaml(file, text).value;
+      yaml = parseYaml(file, text, { quoteLines: true });
     } catch {
       throw new ConfigError(file, [], `neither JSON nor YAML; ${ACCEPTED}`);
     }
-    if (isObject(doc) && isObject(doc.mcp)) return { format: 'kaged' };
+    // (More bytes than characters past the bound: the kaged reader reads it again, to refuse it by size as always.)
+    if (isObject(yaml.value) && isObject(yaml.value.mcp)) return Buffer.byteLength(text) > MAX_YAML_BYTES ? { format: 'kaged' } : { format: 'kaged', yaml };
   } else if (isObject(json) && isObject(json.mcp)) {
-    return { format: 'kaged' }; // JSON is YAML: a JSON document with an mcp: mapping is a kaged project written in JSON syntax.
+    // JSON is YAML: a JSON document with an mcp: mapping is a kaged project written in JSON syntax, read as YAML for its locations.
+    return Buffer.byteLength(text) > MAX_YAML_BYTES ? { format: 'kaged' } : { format: 'kaged', yaml: parseYaml(file, text, { quoteLines: true }) };
   }
   throw new ConfigError(file, [], `unrecognised config format; ${ACCEPTED}`);
 }
-

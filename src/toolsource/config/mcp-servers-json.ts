@@ -16,8 +16,7 @@ import { checkDocument } from './document-check.js';
 import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
-import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from './hints.js';
-import { quote } from './quote.js';
+import { commandFields, entryKind, isProblem, isStringArray, sourceServer, stringMap, urlProblem } from './server-entry.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
@@ -37,6 +36,8 @@ export interface ClientJsonOptions {
   project?: string;
   /** `file` already parsed, by a caller that read it to tell its format: it is not read twice. */
   document?: JsoncDocument;
+  /** `file`'s text, read by such a caller but not JSON: parsed here for the error, not read again. */
+  text?: string;
 }
 
 export interface ClientJsonConfig {
@@ -60,8 +61,7 @@ interface ServerBlocks {
  * line and column, never quoting the text. A prototype key (`__proto__`, …)
  * anywhere is refused like an unknown key.
  */
-export function readJsoncFile(file: string): JsoncDocument {
-  const text = readConfigText(file, MAX_JSON_TOML_BYTES);
+export function readJsoncFile(file: string, text = readConfigText(file, MAX_JSON_TOML_BYTES)): JsoncDocument {
   let doc: JsoncDocument;
   try {
     doc = parseJsonc(text);
@@ -105,7 +105,7 @@ export function findServerBlocks(doc: unknown, project: string): ServerBlocks | 
 
 /** Reads a client's JSON config into servers, interpolating `${…}`. Throws ConfigError naming the file, line:column, key path and server. */
 export function readClientJson(file: string, options: ClientJsonOptions = {}): ClientJsonConfig {
-  const doc = options.document ? checkedDocument(file, options.document) : readJsoncFile(file);
+  const doc = options.document ? checkedDocument(file, options.document) : readJsoncFile(file, options.text);
   const home = options.home ?? os.homedir();
   const project = options.project ?? process.cwd();
   const found = findServerBlocks(doc.value, project);
@@ -145,15 +145,15 @@ interface EntryContext {
   secrets: string[];
 }
 
-function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
+function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
   const { file, doc, name } = ctx;
   const fail = (field: string | undefined, detail: string) => at(file, doc, field === undefined ? ctx.at : [...ctx.at, field], detail, name);
-  if (!isObject(entry)) throw fail(undefined, 'expected an object with "command" or "url"');
-  if (entry.url !== undefined && entry.serverUrl !== undefined) throw fail('serverUrl', 'give "url" or Windsurf\'s "serverUrl", not both');
-  const urlField = entry.serverUrl !== undefined ? 'serverUrl' : 'url';
-  const hasCommand = entry.command !== undefined;
-  const hasUrl = entry[urlField] !== undefined;
-  if (hasCommand === hasUrl) throw fail(undefined, `expected exactly one of "command" (a local server) or "url" (a remote one)${hasCommand ? '' : misspeltHint(entry, ENTRY_KEYS, ['command', 'url'])}`);
+  if (isObject(raw) && raw.url !== undefined && raw.serverUrl !== undefined) throw fail('serverUrl', 'give "url" or Windsurf\'s "serverUrl", not both');
+  const urlField = isObject(raw) && raw.serverUrl !== undefined ? 'serverUrl' : 'url';
+  const kind = entryKind(raw, { noun: 'an object', urlField, keys: ENTRY_KEYS });
+  if (isProblem(kind)) throw fail(kind.field, kind.detail);
+  const { entry } = kind;
+  const hasUrl = kind.kind === 'url';
   const type = entry.type;
   if (type !== undefined && typeof type !== 'string') throw fail('type', 'expected "stdio", "sse" or "http"');
   if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean') throw fail('disabled', 'expected true or false');
@@ -177,21 +177,19 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
     return raw;
   };
   const strings = (field: string, secretName: (key: string) => boolean): Record<string, string> => {
-    const value = entry[field] ?? {};
-    if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw fail(field, 'expected an object of strings');
-    return Object.fromEntries(Object.entries(value as Record<string, string>).map(([key, raw]) => [key, resolve(raw, [field, key], secretName(key))]));
+    const value = stringMap(entry, field);
+    if (value === undefined) throw fail(field, 'expected an object of strings');
+    return Object.fromEntries(Object.entries(value).map(([key, text]) => [key, resolve(text, [field, key], secretName(key))]));
   };
 
   let params: ServerParams;
   if (hasUrl) {
-    const raw = entry[urlField];
-    if (typeof raw !== 'string') throw fail(urlField, 'expected an absolute http(s) URL');
-    const url = resolve(raw, [urlField], false);
+    const written = entry[urlField];
+    if (typeof written !== 'string') throw fail(urlField, 'expected an absolute http(s) URL');
+    const url = resolve(written, [urlField], false);
     if (unsupported === undefined) {
-      if (!URL.canParse(url)) throw fail(urlField, 'expected an absolute http(s) URL');
-      const parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail(urlField, `expected http: or https:, got ${quote(parsed.protocol, 40)}`);
-      if (hasUserinfo(parsed.href)) throw fail(urlField, `${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${env:TOKEN}"})`);
+      const problem = urlProblem(url, '"headers": {"Authorization": "Bearer ${env:TOKEN}"}');
+      if (problem !== undefined) throw fail(urlField, problem);
     }
     const headers = strings('headers', isSecretHeader);
     const transport = type === 'sse' ? 'sse' : type === undefined || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' ? 'streamable-http' : undefined;
@@ -204,34 +202,22 @@ function readEntry(ctx: EntryContext, entry: unknown): SourceServer {
         : { transport, url, headers, server: name, ...(type === undefined ? { fallbackToSse: true } : {}) };
   } else {
     if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
-    if (typeof entry.command !== 'string' || entry.command === '') throw fail('command', 'expected a non-empty string');
-    const args = entry.args ?? [];
-    if (!isStringArray(args)) throw fail('args', 'expected an array of strings');
-    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw fail('cwd', 'expected a string');
-    const command = resolve(entry.command, ['command'], false);
-    const resolvedArgs = args.map((arg, index) => resolve(arg, ['args', index], false));
+    const fields = commandFields(entry);
+    if (isProblem(fields)) throw fail(fields.field, fields.detail);
+    const command = resolve(fields.command, ['command'], false);
+    const resolvedArgs = fields.args.map((arg, index) => resolve(arg, ['args', index], false));
     const env = strings('env', isSecretVariable);
     params = { transport: 'stdio', command, args: resolvedArgs, env, server: name };
-    if (typeof entry.cwd === 'string') params.cwd = path.resolve(ctx.context.workspaceFolder, resolve(entry.cwd, ['cwd'], false));
+    if (fields.cwd !== undefined) params.cwd = path.resolve(ctx.context.workspaceFolder, resolve(fields.cwd, ['cwd'], false));
   }
   const era = readEraKey(entry, 'protocolEra');
   if (!era.ok) throw fail(era.key, era.detail);
   if (era.era !== undefined) params.protocolEra = era.era;
   // VS Code's envFile names a dotenv file the editor loads into env; reading it silently wrong would be worse than saying so.
   if (entry.envFile !== undefined) unsupported ??= `server "${name}": "envFile" is not read by mcpwire; put the variables in "env" (with \${env:VAR} for secrets)`;
-  return {
-    key: name,
-    params,
-    tools: { enabled: true, allow: undefined, deny },
-    disabled: entry.disabled === true,
-    timeoutMs: undefined,
-    unsupported,
-  };
+  return sourceServer(name, params, { deny, disabled: entry.disabled === true, unsupported });
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
 const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra'];
 
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}

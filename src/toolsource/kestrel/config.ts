@@ -4,19 +4,23 @@
 // neither of command and url, or a field of the wrong type, is skipped with
 // the reason (the host logs it); the rest start. Checked by hand: the shape
 // is small, and a bad server must not stop the others, as a whole-document
-// schema would. `${NAME}` in a header value is Kestrel's own syntax and is
-// resolved here, once, at load: the transport sends values as written.
+// schema would. `${NAME}` in a header value is resolved here, once, at load,
+// by the config readers' one interpolation: the transport sends values as
+// written.
 
+import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import { isObject } from '../../jsonrpc/message.js';
 import { isSecretHeader } from '../../util/secret-names.js';
 import { checkDocument } from '../config/document-check.js';
-import { hasUserinfo, misspeltHint, URL_CREDENTIALS } from '../config/hints.js';
+import { misspeltHint } from '../config/hints.js';
+import { describeInterpolation, interpolate } from '../config/interpolate.js';
 import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { readEraKey } from '../config/era-key.js';
+import { commandFields, entryKind, isProblem, sourceServer, stringMap, urlProblem, type EntryProblem } from '../config/server-entry.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
@@ -122,12 +126,13 @@ interface ReadContext {
 }
 
 /** One server, or why it is skipped. */
-function readServer(name: string, entry: unknown, root: string, ctx: ReadContext): { server: SourceServer; approval: Approval } | string {
-  if (!isObject(entry)) return 'expected an object with "command" or "url"';
-  const hasCommand = entry.command !== undefined;
-  const hasUrl = entry.url !== undefined;
-  if (hasCommand && hasUrl) return 'sets both "command" and "url"; a server is either local (command) or remote (url)';
-  if (!hasCommand && !hasUrl) return `sets neither "command" nor "url"${misspeltHint(entry, SERVER_KEYS, ['command', 'url'])}`;
+function readServer(name: string, raw: unknown, root: string, ctx: ReadContext): { server: SourceServer; approval: Approval } | string {
+  // Kestrel's own words for both and neither: its hosts log them as they are.
+  if (isObject(raw) && raw.command !== undefined && raw.url !== undefined) return 'sets both "command" and "url"; a server is either local (command) or remote (url)';
+  if (isObject(raw) && raw.command === undefined && raw.url === undefined) return `sets neither "command" nor "url"${misspeltHint(raw, SERVER_KEYS, ['command', 'url'])}`;
+  const kind = entryKind(raw, { noun: 'an object', urlField: 'url', keys: SERVER_KEYS });
+  if (isProblem(kind)) return reason(kind);
+  const { entry } = kind;
   const approval = entry.approval ?? 'ask';
   if (approval !== 'ask' && approval !== 'auto') return `"approval" must be "ask" or "auto", got ${JSON.stringify(approval)}`;
   const timeoutMs = entry.timeoutMs;
@@ -137,70 +142,59 @@ function readServer(name: string, entry: unknown, root: string, ctx: ReadContext
   if (!era.ok) return era.key === 'protocolEra' ? `"protocolEra": ${era.detail}` : era.detail;
 
   let params: ServerParams;
-  if (hasUrl) {
-    if (typeof entry.url !== 'string' || !URL.canParse(entry.url) || !/^https?:$/.test(new URL(entry.url).protocol)) return '"url" must be an absolute http(s) URL';
-    if (hasUserinfo(entry.url)) return `"url": ${URL_CREDENTIALS} ("headers": {"Authorization": "Bearer \${TOKEN}"})`;
-    const raw = stringMap(entry.headers);
-    if (raw === undefined) return '"headers" must be an object of strings';
-    params = { transport: 'streamable-http', url: entry.url, headers: resolveHeaders(raw, ctx), server: name };
+  if (kind.kind === 'url') {
+    const problem = urlProblem(entry.url, '"headers": {"Authorization": "Bearer ${TOKEN}"}');
+    if (problem !== undefined) return reason({ field: 'url', detail: problem });
+    const written = stringMap(entry, 'headers');
+    if (written === undefined) return reason({ field: 'headers', detail: 'expected an object of strings' });
+    const headers = resolveHeaders(written, root, ctx);
+    if (typeof headers === 'string') return headers;
+    params = { transport: 'streamable-http', url: entry.url as string, headers, server: name };
   } else {
-    if (typeof entry.command !== 'string' || entry.command === '') return '"command" must be a non-empty string';
-    const args = entry.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return '"args" must be an array of strings';
-    const env = stringMap(entry.env);
-    if (env === undefined) return '"env" must be an object of strings';
-    if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
-    params = { transport: 'stdio', command: entry.command, args: args as string[], env, server: name };
-    if (typeof entry.cwd === 'string') params.cwd = path.resolve(root, entry.cwd);
+    const fields = commandFields(entry);
+    if (isProblem(fields)) return reason(fields);
+    const env = stringMap(entry, 'env');
+    if (env === undefined) return reason({ field: 'env', detail: 'expected an object of strings' });
+    params = { transport: 'stdio', command: fields.command, args: fields.args, env, server: name };
+    if (fields.cwd !== undefined) params.cwd = path.resolve(root, fields.cwd);
   }
   if (era.era !== undefined) params.protocolEra = era.era;
-  return {
-    server: {
-      key: name,
-      params,
-      tools: { enabled: true, allow: undefined, deny: [] },
-      disabled: false,
-      timeoutMs,
-      // "A slow MCP server delays readiness — set timeoutMs deliberately": it bounds the start too.
-      startupTimeoutMs: timeoutMs,
-      unsupported: undefined,
-    },
-    approval,
-  };
+  // "A slow MCP server delays readiness — set timeoutMs deliberately": it bounds the start too.
+  return { server: sourceServer(name, params, { timeoutMs, startupTimeoutMs: timeoutMs }), approval };
+}
+
+/** An entry problem as the reason a server is skipped: `"url": expected an absolute http(s) URL`. */
+function reason(problem: EntryProblem): string {
+  return problem.field === undefined ? problem.detail : `"${problem.field}": ${problem.detail}`;
 }
 
 /**
  * Kestrel: "${NAME} in a header value is replaced with that environment
  * variable. A header that resolves to the empty string is dropped, so an
- * unset token never turns into Authorization:". A header with any `${NAME}`
- * that is unset or empty is dropped whole (`Bearer ${TOKEN}` must not go out
- * as `Bearer `). One pass: a value taken from the environment is never
- * scanned again, so a `${…}` inside it stays as it is.
+ * unset token never turns into Authorization:". The config readers' one
+ * interpolation (config/interpolate.ts) does the replacing, so `${NAME}`
+ * means here what it means in every config mcpwire reads (and
+ * `${NAME:-default}`, `${env:NAME}` work too). A header with any variable
+ * that is unset, empty or blank is dropped whole (`Bearer ${TOKEN}` must
+ * not go out as `Bearer `). One pass: a value taken from the environment is
+ * never scanned again. A placeholder only an editor can fill
+ * (`${input:…}`, `${command:…}`) skips the server, with the reason.
  */
-function resolveHeaders(raw: Record<string, string>, ctx: ReadContext): Record<string, string> {
+function resolveHeaders(raw: Record<string, string>, root: string, ctx: ReadContext): Record<string, string> | string {
   const headers: Record<string, string> = {};
+  const context = { env: ctx.env, workspaceFolder: root, userHome: os.homedir() };
   for (const [header, template] of Object.entries(raw)) {
-    let missing = false;
-    const taken: string[] = [];
-    const value = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
-      const found = ctx.env[variable];
-      if (found === undefined || found.trim() === '') missing = true;
-      else taken.push(found);
-      return found ?? '';
-    });
-    if (missing || value.trim() === '') continue;
-    headers[header] = value;
-    for (const secret of taken) ctx.secrets.add(secret);
-    if (taken.length > 0 || isSecretHeader(header)) ctx.secrets.add(value);
+    const resolved = interpolate(template, context);
+    if (!resolved.ok) {
+      if (resolved.why === 'unset') continue;
+      return `"headers"."${header}": ${describeInterpolation(resolved)}`;
+    }
+    if (resolved.fromEnv.some((taken) => taken.trim() === '') || resolved.value.trim() === '') continue;
+    headers[header] = resolved.value;
+    for (const secret of resolved.fromEnv) ctx.secrets.add(secret);
+    if (resolved.fromEnv.length > 0 || isSecretHeader(header)) ctx.secrets.add(resolved.value);
   }
   return headers;
-}
-
-
-function stringMap(value: unknown): Record<string, string> | undefined {
-  if (value === undefined) return {};
-  if (!isObject(value) || !Object.values(value).every((v) => typeof v === 'string')) return undefined;
-  return value as Record<string, string>;
 }
 
 function readSampling(file: string, at: string[], value: unknown): KestrelSamplingConfig {
