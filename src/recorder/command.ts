@@ -9,6 +9,7 @@ import type { JsonObject } from '../client/results.js';
 import { ConfigError } from '../errors.js';
 import type { TranscriptTransport } from '../conformance/transcript.js';
 import { loadToolSourceConfig } from '../toolsource/tool-source.js';
+import { isWildcardAddress } from '../util/addresses.js';
 import { startHttpProxy } from './http-proxy.js';
 import { OpInference } from './op-inference.js';
 import { driveOps, loadOps } from './ops-driver.js';
@@ -21,9 +22,19 @@ export type RecordTarget =
   | { url: string; transport: 'streamable-http' | 'sse' }
   | { command: readonly string[] };
 
+/** Where --proxy --listen serves, and whom it serves (#18 item 21). */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Host names a request's Host may carry besides loopback names and the listen address. */
+  allowHosts?: readonly string[];
+  /** Origins a browser page may send requests from besides those of accepted hosts. */
+  allowOrigins?: readonly string[];
+}
+
 export interface RecordOptions {
   out: string;
-  mode: { ops: string } | { proxy: true; listen?: { host: string; port: number } };
+  mode: { ops: string } | { proxy: true; listen?: ListenOptions };
   target: RecordTarget;
   /** The header's description. */
   description?: string;
@@ -121,10 +132,15 @@ export async function runRecord(options: RecordOptions): Promise<number> {
 
   const listen = options.mode.listen;
   if (!listen) throw new ConfigError(undefined, [], `--proxy in front of an HTTP server needs --listen HOST:PORT (e.g. --listen 127.0.0.1:0), the address the client connects to`);
+  if (isWildcardAddress(listen.host)) {
+    process.stderr.write(`mcpwire record: warning: listening on every interface (${listen.host}): anyone who can reach this machine can talk to ${new URL(params.url).origin} through the recorder with what they send; only Host names given with --allow-host are accepted besides loopback\n`);
+  }
   const proxy = await startHttpProxy({
     upstream: new URL(params.url),
     host: listen.host,
     port: listen.port,
+    ...(listen.allowHosts ? { allowHosts: listen.allowHosts } : {}),
+    ...(listen.allowOrigins ? { allowOrigins: listen.allowOrigins } : {}),
     legacy: params.transport === 'sse',
     inference,
     addSecret: (value) => writer.addSecret(value),

@@ -2,7 +2,8 @@
 // a usage mistake costs no import of the recorder.
 
 import { parseArgs } from 'node:util';
-import type { RecordOptions } from '../../recorder/command.js';
+import type { ListenOptions, RecordOptions } from '../../recorder/command.js';
+import { isWildcardAddress } from '../../util/addresses.js';
 import { eraOption, timeoutOption } from '../options.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
@@ -28,6 +29,9 @@ export function parseRecordArgs(args: string[]): RecordOptions {
         ops: { type: 'string' },
         proxy: { type: 'boolean' },
         listen: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
+        'allow-wildcard': { type: 'boolean' },
         config: { type: 'string' },
         server: { type: 'string' },
         url: { type: 'string' },
@@ -63,11 +67,24 @@ export function parseRecordArgs(args: string[]): RecordOptions {
   if (values.transport !== undefined && values.url === undefined) throw new UsageError('record: --transport goes with --url');
   const transport = values.transport ?? 'streamable-http';
   if (transport !== 'streamable-http' && transport !== 'sse') throw new UsageError(`record: --transport is streamable-http or sse, got "${transport}"`);
-  let listen: { host: string; port: number } | undefined;
+  let listen: ListenOptions | undefined;
   if (values.listen !== undefined) {
-    const match = /^(.+):(\d+)$/.exec(values.listen);
+    const match = /^(.*):(\d+)$/.exec(values.listen);
     if (!match || values.proxy !== true) throw new UsageError('record: --listen HOST:PORT (e.g. 127.0.0.1:0) goes with --proxy');
-    listen = { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+    const host = match[1]!.replace(/^\[|\]$/g, '');
+    // Every interface makes the recorder a way into the server for the whole network (#18 item 21): only when asked for by name.
+    if (isWildcardAddress(host) && values['allow-wildcard'] !== true) {
+      throw new UsageError(`record: --listen ${values.listen} binds every interface, so anyone on the network could use the server through the recorder; listen on 127.0.0.1 (or ::1), or add --allow-wildcard if that is what you want`);
+    }
+    listen = {
+      host,
+      port: Number(match[2]),
+      ...(values['allow-host'] ? { allowHosts: values['allow-host'] } : {}),
+      ...(values['allow-origin'] ? { allowOrigins: values['allow-origin'] } : {}),
+    };
+  }
+  if ((values['allow-host'] !== undefined || values['allow-origin'] !== undefined || values['allow-wildcard'] !== undefined) && listen === undefined) {
+    throw new UsageError('record: --allow-host, --allow-origin and --allow-wildcard go with --proxy --listen');
   }
   const pairs = (list: string[] | undefined, pattern: boolean) =>
     (list ?? []).map((text) => {
