@@ -12,6 +12,9 @@ import { connect as netConnect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { connect } from '../src/index.js';
+import { startEverythingHttp } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,13 +38,13 @@ async function origin(t: TestContext): Promise<{ port: number; seen: Seen[] }> {
   return { port: (server.address() as AddressInfo).port, seen };
 }
 
-async function startRecorder(t: TestContext, upstreamPort: number, extra: string[] = []): Promise<{ port: number; stderr: () => string }> {
-  const out = path.join(tempDir(t, 'record-guard'), 'guard.jsonl');
+async function startRecorder(t: TestContext, upstreamPort: number, extra: string[] = [], out = path.join(tempDir(t, 'record-guard'), 'guard.jsonl')): Promise<{ port: number; stderr: () => string; exited: Promise<number | null> }> {
   const recorder = spawn(process.execPath, [bin, 'record', '--proxy', '--listen', '127.0.0.1:0', ...extra, '--out', out, '--url', `http://127.0.0.1:${upstreamPort}/mcp`], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   t.after(() => {
     if (recorder.exitCode === null && recorder.signalCode === null) recorder.kill('SIGKILL');
   });
   let stderr = '';
+  const exited = new Promise<number | null>((resolve) => recorder.once('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     recorder.stderr!.setEncoding('utf8');
     recorder.stderr!.on('data', (chunk: string) => {
@@ -51,7 +54,7 @@ async function startRecorder(t: TestContext, upstreamPort: number, extra: string
     });
     recorder.once('exit', (code) => reject(new Error(`mcpwire record exited ${code}: ${stderr}`)));
   });
-  return { port, stderr: () => stderr };
+  return { port, stderr: () => stderr, exited };
 }
 
 /** Sends `head` (and `body`) as they are on a fresh connection; resolves with what came back once the connection closes or `ms` pass. */
@@ -143,4 +146,24 @@ test('#18 item 21: --listen on every interface is refused unless --allow-wildcar
   }
   const stray = spawnSync(process.execPath, [bin, 'record', '--proxy', '--allow-host', 'x', '--out', 'x.jsonl', '--', 'node'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
   assert.equal(stray.status, 2, stray.stderr);
+});
+
+test('#18 item 22: the recorder keeps every header the config layer calls secret out of the transcript (X-Auth-Key, X-Custom-Auth, X-Access-Key, ...)', async (t) => {
+  const { port } = await startEverythingHttp(t, 'streamableHttp');
+  const out = path.join(tempDir(t, 'record-names'), 'names.jsonl');
+  const proxy = await startRecorder(t, port, [], out);
+  const canaries: Record<string, string> = {
+    'X-Auth-Key': 'canary-auth-key-91c3e7',
+    'X-Custom-Auth': 'canary-custom-auth-5d2a8f',
+    'X-Access-Key': 'canary-access-key-7b4e10',
+    'X-Client-Credential': 'canary-credential-3f6c92',
+  };
+  const client = await connect({ transport: 'streamable-http', url: `http://127.0.0.1:${proxy.port}/mcp`, headers: canaries });
+  const echo = await client.callTool('echo', { message: `values ${Object.values(canaries).join(' ')}` });
+  assert.deepEqual(echo.content, [{ type: 'text', text: `Echo: values ${Object.values(canaries).join(' ')}` }], 'the client sees what the server sent');
+  await client.close();
+  assert.equal(await proxy.exited, 0, proxy.stderr());
+  const text = readFileSync(out, 'utf8');
+  for (const [name, value] of Object.entries(canaries)) assert.ok(!text.includes(value), `${name}'s value is not in the transcript`);
+  assert.match(text, /"Echo: values \[redacted\] \[redacted\] \[redacted\] \[redacted\]"/);
 });
