@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import { isObject } from '../jsonrpc/message.js';
 import { checkOutcome, describeError, describeOp, replayClientOptions, startOp, type Outcome } from '../conformance/ops.js';
 import { parseTranscript, TranscriptError, type Expect, type OpEvent } from '../conformance/transcript.js';
-import { McpClientError, RpcError } from '../errors.js';
+import { ClosedError, ConfigError, McpClientError, RpcError } from '../errors.js';
 import { sleep } from '../util/backoff.js';
 import { WireTap } from './wire-tap.js';
 import type { TranscriptWriter } from './transcript-writer.js';
@@ -64,6 +64,8 @@ export interface DriveOptions {
   /** What the client's elicitation handler answers (the header's client.elicitation); absent: no handler. */
   elicitation?: JsonObject;
   settleMs?: number;
+  /** Values the server was configured with (T4): scrubbed from the client's errors, as in every command. */
+  secrets?: readonly string[];
 }
 
 /** The expect an outcome stands for; undefined for a connect or close that succeeded (an op without expect must succeed). */
@@ -103,7 +105,7 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
   // Set up as a replay's client is (replayClientOptions): without an elicitation answer it has no handler, advertises no
   // capability and answers every server request -32601 (W5).
   const setup = { ...(options.protocolEra !== undefined ? { protocolEra: options.protocolEra } : {}), ...(options.elicitation !== undefined ? { elicitation: options.elicitation } : {}) };
-  const client = new McpClient(tap, { ...replayClientOptions(setup), timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs });
+  const client = new McpClient(tap, { ...replayClientOptions(setup), timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs, ...(options.secrets ? { secrets: [...options.secrets] } : {}) });
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
   try {
     const all = ops.at(-1)?.op === 'close' ? ops : [...ops, { kind: 'op', line: 0, op: 'close' } as OpEvent];
@@ -111,6 +113,8 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
       const line = writer.op(opLine(op));
       if (op.op === 'close') closing = true;
       const outcome = await runOp(client, op);
+      // A server that could not be started is no recording: the start error itself, typed, as every command reports it (#18 item 16).
+      if (!outcome.ok && op.op === 'connect' && isStartFailure(outcome.error)) throw outcome.error;
       if (op.expect !== undefined) {
         const difference = checkOutcome(op, outcome);
         if (difference) throw new Error(`op ${describeOp(op)}: the ops file expects ${JSON.stringify(op.expect)}, but ${difference}`);
@@ -125,6 +129,10 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+function isStartFailure(error: unknown): boolean {
+  return error instanceof ConfigError || (error instanceof ClosedError && error.reason === 'spawn-failed');
 }
 
 /** callTool asks for progress, so a server that reports it does; the token travels in _meta, which a replay does not compare. */
