@@ -79,3 +79,16 @@ test('#18 item 23: SIGTERM to the stdio recorder saves the record and stops the 
   assert.ok(existsSync(out), 'the record was saved');
   assert.match(readFileSync(out, 'utf8'), /"method":"ping"/);
 });
+
+test('#18 item 16: a banner line longer than a diagnostic excerpt is recorded whole in --ops mode', (t) => {
+  const dir = tempDir(t, 'record-banner');
+  const ops = path.join(dir, 'ops.json');
+  writeFileSync(ops, JSON.stringify([{ op: 'connect' }, { op: 'ping' }]));
+  const banner = `banner ${'x'.repeat(600)} end`;
+  const out = path.join(dir, 'banner.jsonl');
+  const script = `process.stdout.write(${JSON.stringify(`${banner}\n`)}); await import(${JSON.stringify(everythingServerPath())});`;
+  const run = spawnSync(process.execPath, [bin, 'record', '--ops', ops, '--out', out, '--', process.execPath, '--input-type=module', '-e', script, 'stdio'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const text = readFileSync(out, 'utf8');
+  assert.ok(text.includes(banner), `the whole banner is in the file:\n${text.slice(0, 2000)}`);
+});

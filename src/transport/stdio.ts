@@ -200,7 +200,11 @@ export class StdioTransport implements Transport {
       maxMessageBytes,
       onMessage: (value) => this.handlers?.onMessage(value),
       // Scrubbed before it is cut: a cut through a secret leaves a piece no scrubber finds.
-      onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(this.scrub(text)) }),
+      // The whole line as well (bounded by the message limit): a recorder writes a banner as the server printed it (#18 item 16).
+      onNoise: (text) => {
+        const clean = this.scrub(text);
+        this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(clean), line: clean });
+      },
       onOverflow: overflow,
     });
     this.framer = createLongLineGate(framer, maxMessageBytes, overflow);
