@@ -92,3 +92,30 @@ test('#18 item 16: a banner line longer than a diagnostic excerpt is recorded wh
   const text = readFileSync(out, 'utf8');
   assert.ok(text.includes(banner), `the whole banner is in the file:\n${text.slice(0, 2000)}`);
 });
+
+test('#18 item 23: SIGTERM to record --ops during a call stops the launcher and the server too; exit 143', { skip: !posix }, async (t) => {
+  const dir = tempDir(t, 'record-sigterm-ops');
+  const pidsFile = path.join(dir, 'pids');
+  const log = path.join(dir, 'fault.log');
+  const ops = path.join(dir, 'ops.json');
+  writeFileSync(ops, JSON.stringify([{ op: 'connect' }, { op: 'callTool', name: 'hang' }]));
+  const recorder = spawn(process.execPath, [bin, 'record', '--ops', ops, '--out', path.join(dir, 'x.jsonl'), '-e', `WRAPPER_PIDS=${pidsFile}`, '-e', `FAULT_LOG=${log}`, '--', 'sh', WRAPPER, process.execPath, FIXTURE, 'ignore-term'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  recorder.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => recorder.once('exit', (code) => resolve(code)));
+  t.after(() => {
+    if (recorder.exitCode === null && recorder.signalCode === null) recorder.kill('SIGKILL');
+  });
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(log) || !readFileSync(log, 'utf8').includes('"tools/call"')) {
+    assert.ok(Date.now() < deadline, `the call never reached the server; stderr: ${stderr}`);
+    await delay(25);
+  }
+  const pids = parseWrapperPids(readFileSync(pidsFile, 'utf8'))!;
+  killAfter(t, pids.server);
+  killAfter(t, pids.wrapper);
+  recorder.kill('SIGTERM');
+  assert.equal(await exited, 143, stderr);
+  assert.ok(await waitGone(pids.server, 3_000), `the server ${pids.server} is gone`);
+  assert.ok(await waitGone(pids.wrapper, 3_000), `the launcher ${pids.wrapper} is gone`);
+});

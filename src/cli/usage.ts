@@ -178,7 +178,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   conformance: `mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
   Replays transcripts against the client; prints pass/FAIL per case. Exit 0 only if all pass, else 1.`,
   record: `mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT [--allow-host NAME] [--allow-origin ORIGIN] [--allow-wildcard]])
-    (--config FILE [--server KEY] | --url URL [--transport sse] | -- CMD ARGS...)
+    (--config FILE [--server KEY] | --url URL [--transport http|sse] [--header K:V] | [-e K=V] -- CMD ARGS...)
     [--description TEXT] [--timeout MS] [--era ERA] [--elicit JSON] [--replace FROM=TO] [--replace-pattern RE=TO]
   Writes a transcript (conformance/RECORDING.md): --ops drives this client through a JSON array of ops
   and fills in what came back (--era: the era it connects with; --elicit: what its elicitation handler answers); --proxy stands between any client and the server (stdio: spawn

@@ -91,13 +91,24 @@ export async function runRecord(options: RecordOptions, host: RecordHost = { tra
   if ('ops' in options.mode) {
     const ops = await loadOps(options.mode.ops);
     let info;
+    // A signal stops the client's server at once, its whole group (as every command does); nothing is written then.
+    let untrack = () => {};
     try {
-      info = await driveOps(params, ops, writer, { timeoutMs: options.timeoutMs, settleMs: options.settleMs, protocolEra, elicitation: options.elicitation, secrets: [...secrets, ...options.redact] });
+      info = await driveOps(params, ops, writer, {
+        timeoutMs: options.timeoutMs,
+        settleMs: options.settleMs,
+        protocolEra,
+        elicitation: options.elicitation,
+        secrets: [...secrets, ...options.redact],
+        onClient: (client) => (untrack = host.track(client)),
+      });
     } catch (error) {
       // A server that could not start: the typed error, for the CLI's exit table (4) and its one message.
       if (error instanceof McpClientError) throw error;
       process.stderr.write(`mcpwire record: ${(error as Error).message}; nothing was written\n`);
       return 1;
+    } finally {
+      untrack();
     }
     nameServer('--ops', info);
     writer.writeTo(options.out);

@@ -71,6 +71,8 @@ export interface DriveOptions {
   settleMs?: number;
   /** Values the server was configured with (T4): scrubbed from the client's errors, as in every command. */
   secrets?: readonly string[];
+  /** Called with the client once it exists, so that the host's signal handling can close it (and its server's group). */
+  onClient?: (client: McpClient) => void;
 }
 
 /** The expect an outcome stands for; undefined for a connect or close that succeeded (an op without expect must succeed). */
@@ -112,6 +114,7 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
   const setup = { ...(options.protocolEra !== undefined ? { protocolEra: options.protocolEra } : {}), ...(options.elicitation !== undefined ? { elicitation: options.elicitation } : {}) };
   const client = new McpClient(createTransport(params), { ...replayClientOptions(setup), ...record, timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs, ...(options.secrets ? { secrets: [...options.secrets] } : {}) });
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  options.onClient?.(client);
   try {
     const all = ops.at(-1)?.op === 'close' ? ops : [...ops, { kind: 'op', line: 0, op: 'close' } as OpEvent];
     for (const op of all) {
