@@ -11,7 +11,7 @@
 export type EraDecision = 'configured' | 'probed' | 'cached' | 'reprobed' | 'upgraded';
 
 export type Diagnostic =
-  | { kind: 'noise'; server: string; text: string } // a non-JSON line, skipped
+  | { kind: 'noise'; server: string; text: string; line?: string } // a non-JSON line, skipped (text: an excerpt; line: all of it, from stdio, for a recorder)
   | { kind: 'invalid-message'; server: string; detail: string; excerpt: string } // JSON, not JSON-RPC 2.0 (excerpt: the start of it, secrets scrubbed)
   | { kind: 'unknown-response'; server: string; id: unknown } // answer to no request of ours
   | { kind: 'late-response'; server: string; id: unknown } // answer after timeout/abort; dropped
@@ -42,6 +42,7 @@ export function excerpt(text: string): string {
 export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string): Diagnostic {
   switch (d.kind) {
     case 'noise':
+      return { ...d, text: scrub(d.text), ...(d.line !== undefined ? { line: scrub(d.line) } : {}) };
     case 'stderr':
       return { ...d, text: scrub(d.text) };
     case 'invalid-message':

@@ -227,13 +227,16 @@ Examples:
   that uses the bundled example config.`,
   conformance: `mcpwire conformance [--transport stdio|streamable-http|sse] DIR|FILE... [--json] [--verbose]
   Replays transcripts against the client; prints pass/FAIL per case. Exit 0 only if all pass, else 1.`,
-  record: `mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT])
-    (--config FILE [--server KEY] | --url URL [--transport sse] | -- CMD ARGS...)
+  record: `mcpwire record --out FILE.jsonl (--ops OPS.json | --proxy [--listen HOST:PORT [--allow-host NAME] [--allow-origin ORIGIN] [--allow-wildcard]])
+    (--config FILE [--server KEY] | --url URL [--transport http|sse] [--header K:V] | [-e K=V] -- CMD ARGS...)
     [--description TEXT] [--timeout MS] [--era ERA] [--elicit JSON] [--replace FROM=TO] [--replace-pattern RE=TO]
   Writes a transcript (conformance/RECORDING.md): --ops drives this client through a JSON array of ops
   and fills in what came back (--era: the era it connects with; --elicit: what its elicitation handler answers); --proxy stands between any client and the server (stdio: spawn
   mcpwire record --proxy ... -- SERVER instead of the server; --listen: Streamable HTTP), forwards
   every byte unchanged and records the wire. Secret values are redacted in the file.
+  --listen forwards to the configured server only, and only requests whose Host names this machine
+  (or --allow-host) and whose Origin, if any, is such a host's (or --allow-origin); binding every
+  interface (0.0.0.0, [::]) needs --allow-wildcard.
   Replay it with mcpwire conformance FILE.jsonl.`,
   'conformance-client': `mcpwire conformance-client URL
   The client the official MCP conformance suite runs (the scenario from $MCP_CONFORMANCE_SCENARIO;

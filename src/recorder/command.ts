@@ -6,24 +6,44 @@
 
 import type { ServerParams } from '../client/connect.js';
 import type { JsonObject } from '../client/results.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, McpClientError } from '../errors.js';
 import type { TranscriptTransport } from '../conformance/transcript.js';
-import { loadToolSourceConfig } from '../toolsource/tool-source.js';
+import { isWildcardAddress } from '../util/addresses.js';
 import { startHttpProxy } from './http-proxy.js';
 import { OpInference } from './op-inference.js';
 import { driveOps, loadOps } from './ops-driver.js';
-import { runStdioProxy } from './stdio-proxy.js';
+import { startStdioProxy } from './stdio-proxy.js';
 import { caseNameOf } from '../conformance/transcript.js';
 import { TranscriptWriter, type Replacement } from './transcript-writer.js';
 
-export type RecordTarget =
-  | { config: string; server?: string }
-  | { url: string; transport: 'streamable-http' | 'sse' }
-  | { command: readonly string[] };
+/** The server to record, resolved by the CLI (src/cli/target.ts) as for every other command (#18 item 16). */
+export interface RecordTarget {
+  params: ServerParams;
+  /** The server's key, for its errors. */
+  label: string;
+  /** Values the server was configured with that must not be written (T4): the config's secrets, env and header values. */
+  secrets: readonly string[];
+}
+
+/** What the command that runs the recorder owns: its signal handling closes what is tracked (the CLI's openServers). */
+export interface RecordHost {
+  /** Registers something a signal must close; returns the call that unregisters it. */
+  track(open: { close(options?: { hurry?: boolean }): Promise<unknown> }): () => void;
+}
+
+/** Where --proxy --listen serves, and whom it serves (#18 item 21). */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Host names a request's Host may carry besides loopback names and the listen address. */
+  allowHosts?: readonly string[];
+  /** Origins a browser page may send requests from besides those of accepted hosts. */
+  allowOrigins?: readonly string[];
+}
 
 export interface RecordOptions {
   out: string;
-  mode: { ops: string } | { proxy: true; listen?: { host: string; port: number } };
+  mode: { ops: string } | { proxy: true; listen?: ListenOptions };
   target: RecordTarget;
   /** The header's description. */
   description?: string;
@@ -42,30 +62,9 @@ export interface RecordOptions {
   redact: readonly string[];
 }
 
-interface ResolvedTarget {
-  params: ServerParams;
-  /** Values the server was configured with that must not be written (T4). */
-  secrets: string[];
-}
-
-async function resolveTarget(target: RecordTarget): Promise<ResolvedTarget> {
-  if ('command' in target) return { params: { transport: 'stdio', command: [...target.command] }, secrets: [] };
-  if ('url' in target) return { params: { transport: target.transport, url: target.url }, secrets: [] };
-  const config = await loadToolSourceConfig({ config: target.config });
-  const keys = config.servers.map((s) => s.key);
-  const chosen = target.server !== undefined ? config.servers.find((s) => s.key === target.server) : config.servers.length === 1 ? config.servers[0] : undefined;
-  if (!chosen) {
-    const why = target.server !== undefined ? `no server named "${target.server}"` : 'the config has several servers; pick one with --server KEY';
-    throw new ConfigError(config.file, [], `${why}; configured: ${keys.join(', ') || '(none)'}`);
-  }
-  const params = chosen.params;
-  const configured = [...Object.values('env' in params && params.env ? params.env : {}), ...Object.values('headers' in params && params.headers ? params.headers : {})];
-  return { params, secrets: [...config.secrets, ...configured.filter((v): v is string => typeof v === 'string')] };
-}
-
 /** Runs the recording; the exit status (0 written, 1 the recording failed). Throws typed errors for the CLI's exit table. */
-export async function runRecord(options: RecordOptions): Promise<number> {
-  const { params, secrets } = await resolveTarget(options.target);
+export async function runRecord(options: RecordOptions, host: RecordHost = { track: () => () => {} }): Promise<number> {
+  const { params, secrets } = options.target;
   const transport: TranscriptTransport = params.transport;
   // --era wins over the config entry's own era, as on every other command (#17).
   const configuredEra = params.protocolEra === undefined ? undefined : typeof params.protocolEra === 'string' ? params.protocolEra : params.protocolEra.version;
@@ -92,11 +91,24 @@ export async function runRecord(options: RecordOptions): Promise<number> {
   if ('ops' in options.mode) {
     const ops = await loadOps(options.mode.ops);
     let info;
+    // A signal stops the client's server at once, its whole group (as every command does); nothing is written then.
+    let untrack = () => {};
     try {
-      info = await driveOps(params, ops, writer, { timeoutMs: options.timeoutMs, settleMs: options.settleMs, protocolEra, elicitation: options.elicitation });
+      info = await driveOps(params, ops, writer, {
+        timeoutMs: options.timeoutMs,
+        settleMs: options.settleMs,
+        protocolEra,
+        elicitation: options.elicitation,
+        secrets: [...secrets, ...options.redact],
+        onClient: (client) => (untrack = host.track(client)),
+      });
     } catch (error) {
+      // A server that could not start: the typed error, for the CLI's exit table (4) and its one message.
+      if (error instanceof McpClientError) throw error;
       process.stderr.write(`mcpwire record: ${(error as Error).message}; nothing was written\n`);
       return 1;
+    } finally {
+      untrack();
     }
     nameServer('--ops', info);
     writer.writeTo(options.out);
@@ -116,35 +128,45 @@ export async function runRecord(options: RecordOptions): Promise<number> {
 
   if (params.transport === 'stdio') {
     if (options.mode.listen) throw new ConfigError(undefined, [], '--listen serves an HTTP server; this server is a stdio command, so leave --listen out and let the client spawn mcpwire record');
-    return runStdioProxy({ server: params, inference, save, clientIn: process.stdin, clientOut: process.stdout, errorOut: process.stderr });
+    const proxy = await startStdioProxy({ server: params, label: options.target.label, secrets: [...secrets, ...options.redact], inference, save, clientIn: process.stdin, clientOut: process.stdout, errorOut: process.stderr });
+    // A signal saves the record and stops the server's whole group (launcher and server) before the CLI exits (#18 item 23).
+    const untrack = host.track({ close: () => proxy.stop() });
+    const status = await proxy.exited;
+    untrack();
+    return status;
   }
 
   const listen = options.mode.listen;
   if (!listen) throw new ConfigError(undefined, [], `--proxy in front of an HTTP server needs --listen HOST:PORT (e.g. --listen 127.0.0.1:0), the address the client connects to`);
+  if (isWildcardAddress(listen.host)) {
+    process.stderr.write(`mcpwire record: warning: listening on every interface (${listen.host}): anyone who can reach this machine can talk to ${new URL(params.url).origin} through the recorder with what they send; only Host names given with --allow-host are accepted besides loopback\n`);
+  }
   const proxy = await startHttpProxy({
     upstream: new URL(params.url),
     host: listen.host,
     port: listen.port,
+    ...(listen.allowHosts ? { allowHosts: listen.allowHosts } : {}),
+    ...(listen.allowOrigins ? { allowOrigins: listen.allowOrigins } : {}),
     legacy: params.transport === 'sse',
     inference,
     addSecret: (value) => writer.addSecret(value),
     onProblem: (text) => process.stderr.write(`mcpwire record: ${text}\n`),
   });
   process.stderr.write(`mcpwire record: listening on ${proxy.url}\n`);
-  // Saved inside the signal handler itself: the CLI's own handler exits right after the signal's listeners have run.
-  const signalled = new Promise<number>((resolve) => {
-    const stop = (status: number) => () => {
+  // A signal: the CLI closes what is tracked (the record is saved, the proxy closed) and exits 130 or 143 itself.
+  const untrack = host.track({
+    close: async () => {
       inference.clientClosed();
       save();
-      resolve(status);
-    };
-    process.once('SIGINT', stop(130));
-    process.once('SIGTERM', stop(143));
+      await proxy.close();
+      process.stderr.write(`mcpwire record: wrote ${options.out}\n`);
+    },
   });
-  const status = await Promise.race([proxy.sessionEnded.then(() => 0), signalled]);
+  await proxy.sessionEnded;
+  untrack();
   inference.clientClosed();
   save();
   await proxy.close();
   process.stderr.write(`mcpwire record: wrote ${options.out}\n`);
-  return status;
+  return 0;
 }

@@ -6,19 +6,35 @@
 // bodies and the data of SSE `message` events. Streamable HTTP and legacy
 // HTTP+SSE both work this way. The session ends when the client DELETEs it
 // (Streamable HTTP) or closes its event stream (legacy SSE).
+//
+// It is not a forward proxy (#18 item 21): every request goes to the one
+// configured upstream, whatever its request-target says (an absolute-form or
+// `//host` target is refused, never followed), so the client's Authorization
+// and Cookie reach that origin alone. A browser page must not be able to use
+// it either (DNS rebinding): the Host must name the proxy itself (a loopback
+// name or the listen address, or one allowed with --allow-host) and an Origin,
+// when sent, must be of such a host or allowed with --allow-origin. Bodies are
+// bounded by the client's own message limit and headers must arrive in time.
 
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import { preloadSseParser, readSse } from '../transport/sse-stream.js';
+import { isWildcardAddress } from '../util/addresses.js';
+import { isSecretHeader } from '../util/secret-names.js';
 import type { OpInference } from './op-inference.js';
 
 /** Headers about one hop of the connection, not the message (RFC 9110 §7.6.1): each side sets its own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-/** Header names whose values are credentials: kept out of the record wherever the server echoes them (T4). */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|session/i;
 /** An SSE event the record reads may be this large; the stream itself is forwarded whatever its size. */
 const MAX_RECORDED_EVENT_BYTES = 64 * 1024 * 1024;
+/** A client has this long to send its request's headers, and this long for the whole request (RFC 9110 gives no number; Node's are 60 s and 300 s). */
+export const PROXY_HEADERS_TIMEOUT_MS = 10_000;
+export const PROXY_REQUEST_TIMEOUT_MS = 60_000;
+/** Host names that are this machine whatever the DNS says. */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
+
 
 export interface HttpProxyOptions {
   /** The real server's URL: requests go to its origin, with the client's path. */
@@ -29,6 +45,12 @@ export interface HttpProxyOptions {
   inference: OpInference;
   /** The server speaks legacy HTTP+SSE: the session lasts as long as the client's GET event stream. */
   legacy: boolean;
+  /** Host names a request's Host may carry besides loopback names and the listen address (--allow-host). */
+  allowHosts?: readonly string[];
+  /** Origins a browser's request may come from besides those of accepted hosts (--allow-origin). */
+  allowOrigins?: readonly string[];
+  /** The largest request body accepted, bytes. Default: the client's message limit (32 MiB, W2). */
+  maxBodyBytes?: number;
   /** A value to keep out of the record (a credential the client sent). */
   addSecret(value: string): void;
   onProblem(text: string): void;
@@ -50,13 +72,64 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   let endSession!: () => void;
   const sessionEnded = new Promise<void>((resolve) => (endSession = resolve));
 
-  const server = createServer((req, res) => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const hosts = new Set([...LOOPBACK_NAMES, ...(isWildcardAddress(options.host) ? [] : [bareHost(options.host)]), ...(options.allowHosts ?? []).map((h) => bareHost(h.toLowerCase()))]);
+  const origins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, '')));
+
+  const server = createServer({ headersTimeout: PROXY_HEADERS_TIMEOUT_MS, requestTimeout: PROXY_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const refusal = refuse(req);
+    if (refusal) {
+      options.onProblem(`refused ${req.method} request: ${refusal.why}`);
+      res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`mcpwire record: ${refusal.why}\n`);
+      req.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        if (!res.headersSent) {
+          options.onProblem(`refused a ${req.method} body over ${maxBodyBytes} bytes`);
+          res.writeHead(413, { connection: 'close' }).end();
+        }
+        chunks.length = 0;
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
     // One turn later: an SSE answer's copy is parsed in promise jobs after its bytes reach the client, so a client that
     // answers fast (notifications/initialized right after the initialize answer) must not be recorded before it.
-    req.on('end', () => setImmediate(() => forward(req, res, Buffer.concat(chunks))));
+    req.on('end', () => {
+      if (size <= maxBodyBytes) setImmediate(() => forward(req, res, Buffer.concat(chunks)));
+    });
   });
+
+  /** Why a request is not forwarded, or undefined when it is. Nothing of a refused request is recorded or sent on. */
+  function refuse(req: IncomingMessage): { status: number; why: string } | undefined {
+    const target = req.url ?? '';
+    // Origin-form only (RFC 9112 §3.2.1): an absolute-form target, `//host/…` or `*` would name another destination.
+    if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return { status: 400, why: 'the request-target must be a path (this is not a forward proxy)' };
+    const host = req.headers.host;
+    if (host === undefined || !hosts.has(hostName(host))) return { status: 421, why: 'the Host header does not name this proxy (allow a name with --allow-host)' };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAccepted(origin)) return { status: 403, why: 'requests from that Origin are not accepted (allow one with --allow-origin)' };
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > maxBodyBytes) return { status: 413, why: `a body of ${length} bytes is over the limit of ${maxBodyBytes}` };
+    return undefined;
+  }
+
+  function originAccepted(origin: string): boolean {
+    const lower = origin.toLowerCase();
+    if (origins.has(lower)) return true;
+    try {
+      const url = new URL(lower);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.has(bareHost(url.hostname));
+    } catch {
+      return false; // "null" (a sandboxed or file: page) and anything unparsable
+    }
+  }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     noteSecrets(req.headers, options.addSecret);
@@ -67,9 +140,15 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
         options.onProblem(`a POST body that is not JSON went through unrecorded (${body.length} bytes)`);
       }
     }
-    const target = new URL(req.url ?? '/', upstream);
+    // The configured origin and the client's path: the destination comes from the configuration alone.
+    const target = new URL(`${upstream.origin}${req.url ?? '/'}`);
+    if (target.origin !== upstream.origin) {
+      res.writeHead(400, { connection: 'close' }).end();
+      return;
+    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const out = send(target, { method: req.method, headers: { ...withoutHopByHop(req.headers), host: target.host } }, (answer) => relayAnswer(req, res, answer));
+    // The client's Host names this proxy (checked above); the upstream is sent its own authority, as a direct client would send it.
+    const out = send(target, { method: req.method, headers: { ...withoutHopByHop(req.headers), host: upstream.host } }, (answer) => relayAnswer(req, res, answer));
     out.on('error', (error) => {
       options.onProblem(`${req.method} ${target.pathname}: ${error.message}`);
       if (!res.headersSent) res.writeHead(502).end();
@@ -119,7 +198,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // A wildcard bind is reached on loopback from here; the Host a client sends must be a name it accepts.
+  const shown = isWildcardAddress(options.host) ? (options.host.includes(':') ? '::1' : '127.0.0.1') : options.host;
+  const host = shown.includes(':') ? `[${shown}]` : shown;
   return {
     url: `http://${host}:${port}${upstream.pathname}${upstream.search}`,
     sessionEnded,
@@ -139,9 +220,28 @@ function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | 
   return out;
 }
 
+/** A host without brackets, lower case. */
+function bareHost(host: string): string {
+  return host.toLowerCase().replace(/^\[|\]$/g, '');
+}
+
+/** The name in a Host header: without its port, without the brackets of an IPv6 literal, without a final dot. */
+function hostName(header: string): string {
+  const text = header.trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
+  if (v6) return v6[1]!;
+  const name = text.replace(/:\d+$/, '').replace(/\.$/, '');
+  return isIP(name) === 6 ? '' : name;
+}
+
+/**
+ * The client's credentials, kept out of the record wherever the server echoes them (T4): the values of headers the
+ * config layer calls secret (one rule, #18 items 18 and 22). The session id is not one: the transcript needs it nowhere,
+ * and replacing it would hide nothing.
+ */
 function noteSecrets(headers: IncomingHttpHeaders, addSecret: (value: string) => void): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!SECRET_HEADER.test(name) || value === undefined || name === 'mcp-session-id') continue;
+    if (!isSecretHeader(name) || value === undefined || name === 'mcp-session-id') continue;
     for (const one of Array.isArray(value) ? value : [value]) {
       addSecret(one);
       // "Bearer abc": the server may echo the credential without its scheme.

@@ -1,6 +1,8 @@
 // The recorder's ops mode (X2): drives mcpwire's own client through a list
 // of ops in the transcript vocabulary, one after another as a replay runs
-// them, and records the wire between them through a WireTap. Each op line
+// them, and records the wire between them through the client's own taps
+// (onWire for messages, onDiagnostic for a stdio server's non-JSON lines,
+// onClose for a server that went away: #18 item 16). Each op line
 // gets the `expect` of how it really ended; an op that already carries one
 // keeps it, and the recording fails if the op did not end that way.
 
@@ -12,9 +14,12 @@ import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import { isObject } from '../jsonrpc/message.js';
 import { checkOutcome, describeError, describeOp, replayClientOptions, startOp, type Outcome } from '../conformance/ops.js';
 import { parseTranscript, TranscriptError, type Expect, type OpEvent } from '../conformance/transcript.js';
-import { McpClientError, RpcError } from '../errors.js';
+import { ClosedError, ConfigError, McpClientError, RpcError } from '../errors.js';
 import { sleep } from '../util/backoff.js';
-import { WireTap } from './wire-tap.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { WireEntry } from '../transport/tap.js';
+import type { TransportEnd } from '../transport/transport.js';
 import type { TranscriptWriter } from './transcript-writer.js';
 
 /**
@@ -64,6 +69,10 @@ export interface DriveOptions {
   /** What the client's elicitation handler answers (the header's client.elicitation); absent: no handler. */
   elicitation?: JsonObject;
   settleMs?: number;
+  /** Values the server was configured with (T4): scrubbed from the client's errors, as in every command. */
+  secrets?: readonly string[];
+  /** Called with the client once it exists, so that the host's signal handling can close it (and its server's group). */
+  onClient?: (client: McpClient) => void;
 }
 
 /** The expect an outcome stands for; undefined for a connect or close that succeeded (an op without expect must succeed). */
@@ -83,34 +92,37 @@ export function expectFor(op: OpEvent, outcome: Outcome): Expect | undefined {
 export async function driveOps(params: ServerParams, ops: readonly OpEvent[], writer: TranscriptWriter, options: DriveOptions = {}): Promise<Implementation | undefined> {
   // From the close op on nothing more is recorded: what a server sends while it is being shut down depends on timing alone.
   let closing = false;
-  const tap = new WireTap(createTransport(params), {
-    c2s: (message) => {
+  const record = {
+    onWire: ({ direction, message }: WireEntry) => {
       if (closing) return;
+      if (direction === 'receive') return writer.s2c(message);
       const version = requestedVersion(message);
       if (version !== undefined) writer.setProtocolVersion(version);
-      writer.c2s(message);
+      writer.c2s(message as JsonRpcMessage);
     },
-    s2c: (value) => {
-      if (!closing) writer.s2c(value);
+    // A line of a stdio server's output that is not JSON (a banner): the transport reports its text without the line break.
+    onDiagnostic: (d: Diagnostic) => {
+      if (d.kind === 'noise' && !closing) writer.s2cBytes(Buffer.from(`${d.line ?? d.text}\n`, 'utf8'));
     },
-    s2cNoise: (text) => {
-      if (!closing) writer.s2cBytes(Buffer.from(`${text}\n`, 'utf8'));
+    // The connection ended without our close: the server exited or dropped the connection.
+    onClose: (end: TransportEnd) => {
+      if (!closing && end.reason !== 'closed') writer.s2cClose();
     },
-    serverGone: () => {
-      if (!closing) writer.s2cClose();
-    },
-  });
+  };
   // Set up as a replay's client is (replayClientOptions): without an elicitation answer it has no handler, advertises no
   // capability and answers every server request -32601 (W5).
   const setup = { ...(options.protocolEra !== undefined ? { protocolEra: options.protocolEra } : {}), ...(options.elicitation !== undefined ? { elicitation: options.elicitation } : {}) };
-  const client = new McpClient(tap, { ...replayClientOptions(setup), timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs });
+  const client = new McpClient(createTransport(params), { ...replayClientOptions(setup), ...record, timeoutMs: options.timeoutMs, connectTimeoutMs: options.timeoutMs, ...(options.secrets ? { secrets: [...options.secrets] } : {}) });
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  options.onClient?.(client);
   try {
     const all = ops.at(-1)?.op === 'close' ? ops : [...ops, { kind: 'op', line: 0, op: 'close' } as OpEvent];
     for (const op of all) {
       const line = writer.op(opLine(op));
       if (op.op === 'close') closing = true;
       const outcome = await runOp(client, op);
+      // A server that could not be started is no recording: the start error itself, typed, as every command reports it (#18 item 16).
+      if (!outcome.ok && op.op === 'connect' && isStartFailure(outcome.error)) throw outcome.error;
       if (op.expect !== undefined) {
         const difference = checkOutcome(op, outcome);
         if (difference) throw new Error(`op ${describeOp(op)}: the ops file expects ${JSON.stringify(op.expect)}, but ${difference}`);
@@ -125,6 +137,10 @@ export async function driveOps(params: ServerParams, ops: readonly OpEvent[], wr
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+function isStartFailure(error: unknown): boolean {
+  return error instanceof ConfigError || (error instanceof ClosedError && error.reason === 'spawn-failed');
 }
 
 /** callTool asks for progress, so a server that reports it does; the token travels in _meta, which a replay does not compare. */

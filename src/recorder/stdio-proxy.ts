@@ -4,18 +4,27 @@
 // there; a copy of each stream is split into lines for the record. The
 // server's stderr passes through to the proxy's stderr. The proxy ends as
 // the server does, with its exit status.
+//
+// The server is started as the stdio transport starts one (spawnServerProcess:
+// cross-spawn, its own process group, typed start errors), and stop() ends
+// the whole group, launcher and server, as the CLI does on a signal (#18
+// items 16, 23). The proxy installs no signal handler: the CLI owns them.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { StdioServerParams } from '../transport/stdio.js';
+import { HURRY_GRACE_MS, loadSpawn, spawnFailure, spawnServerProcess, type StdioServerParams } from '../transport/stdio.js';
+import { redact, redactUrlCredentials } from '../transport/redact.js';
 import { createLineCopy } from './line-copy.js';
 import type { OpInference } from './op-inference.js';
 
 export interface StdioProxyOptions {
   server: StdioServerParams;
+  /** The server's label in errors. */
+  label: string;
+  /** Values never to print (the config's secrets): scrubbed from a start error. */
+  secrets: readonly string[];
   inference: OpInference;
-  /** Writes the record so far (called when the client is done, when the server exits, and on a signal). */
+  /** Writes the record so far (called when the client is done, when the server exits, and on stop()). */
   save(): void;
   /** The client's side: what it writes to the proxy, and where the proxy writes for it. */
   clientIn: Readable;
@@ -24,24 +33,25 @@ export interface StdioProxyOptions {
   errorOut: Writable;
 }
 
-/** Runs until the server exits; resolves with the status the proxy should exit with (the server's, or 128 + signal). */
-export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
+export interface StdioProxy {
+  /** Settles when the server has exited, with the status the proxy should exit with (the server's, or 128 + signal). */
+  exited: Promise<number>;
+  /** Saves the record and stops the server's whole group: SIGTERM, then SIGKILL after a short grace. Resolves once the group is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the server; rejects with the transport's typed errors when it
+ * cannot be started (a ClosedError with reason spawn-failed, a ConfigError
+ * for an empty command), as every other command reports them.
+ */
+export async function startStdioProxy(options: StdioProxyOptions): Promise<StdioProxy> {
   const { server, inference, save, clientIn, clientOut, errorOut } = options;
   const argv = typeof server.command === 'string' ? [server.command, ...(server.args ?? [])] : [...server.command, ...(server.args ?? [])];
-  const [program, ...args] = argv;
-  if (!program) return Promise.reject(new Error('no server command given'));
-
-  let child: ChildProcess;
-  try {
-    child = spawn(program, args, {
-      cwd: server.cwd,
-      env: server.inheritEnv === false ? { ...server.env } : { ...process.env, ...server.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const scrub = (text: string) => redactUrlCredentials(redact(text, options.secrets));
+  const spawned = spawnServerProcess(await loadSpawn(), server, argv, options.label, scrub);
+  if (spawned instanceof Error) throw spawned;
+  const { child, group } = spawned;
 
   const fromClient = createLineCopy({ onMessage: (value) => inference.clientMessage(value), onBytes: () => {} });
   const fromServer = createLineCopy({ onMessage: (value) => inference.serverMessage(value), onBytes: (bytes) => inference.serverBytes(bytes) });
@@ -64,28 +74,17 @@ export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   });
   child.stderr!.on('data', (chunk: Buffer) => errorOut.write(chunk));
 
-  // The client's signal stops the server too (a client may signal the proxy alone, not its process group).
-  const relay = (signal: NodeJS.Signals) => {
-    save();
-    child.kill(signal);
-  };
-  process.on('SIGINT', relay);
-  process.on('SIGTERM', relay);
-
   const stdoutEnded = new Promise<void>((resolve) => child.stdout!.once('close', resolve));
-  return new Promise<number>((resolve, reject) => {
-    child.once('error', (error) => {
-      if (child.pid === undefined) reject(error);
-    });
+  const exited = new Promise<number>((resolve) => {
     child.once('exit', (code, signal) => {
+      // A launcher that exits can leave its server behind, holding the pipes: the rest of the group goes too.
+      if (group?.alive()) void stopGroup();
       // Its last lines may still be in the pipe when the exit is reported.
       void stdoutEnded.then(() => {
         fromServer.end();
         inference.serverGone();
         inference.clientClosed();
         save();
-        process.off('SIGINT', relay);
-        process.off('SIGTERM', relay);
         // The client's input would keep the process alive: the server is gone, so nothing more is read.
         clientIn.destroy();
         clientOut.end();
@@ -93,4 +92,33 @@ export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
       });
     });
   });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    child.once('error', (error) => {
+      // 'error' before 'spawn': the program could not be started (ENOENT, EACCES).
+      if (child.pid === undefined) reject(spawnFailure(error, server, argv, options.label, scrub));
+    });
+  });
+
+  let stopping: Promise<void> | undefined;
+  function stopGroup(): Promise<void> {
+    return (stopping ??= (async () => {
+      if (!group) return;
+      group.signal('SIGTERM');
+      const deadline = Date.now() + HURRY_GRACE_MS;
+      while (group.alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (group.alive()) group.signal('SIGKILL');
+      const killed = Date.now() + HURRY_GRACE_MS;
+      while (group.alive() && Date.now() < killed) await new Promise((resolve) => setTimeout(resolve, 20));
+      group.release();
+    })());
+  }
+
+  return {
+    exited,
+    stop: async () => {
+      save();
+      await stopGroup();
+    },
+  };
 }

@@ -229,7 +229,8 @@ export class ToolSource {
       clock: options.clock ?? systemClock,
       restart: { ...DEFAULT_RESTART_POLICY, ...options.restart },
       rediscover: options.rediscover ?? true,
-      secrets: config.secrets,
+      // The server's own env and header values too, whatever their names (#18 item 20): its stderr tail may print any of them.
+      secrets: [...config.secrets, ...configuredValues(server.params)],
       startupTimeoutMs: server.startupTimeoutMs ?? options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
       resolveSecret: options.resolveSecret,
       client: {
@@ -630,3 +631,9 @@ export async function loadToolSourceConfig(options: LoadToolSourceOptions): Prom
 }
 
 export type { SourceServer };
+
+/** The values a server entry was configured with (its env and headers), as written in the config after interpolation. */
+function configuredValues(params: SourceServer['params']): string[] {
+  const values: unknown[] = [...Object.values('env' in params && params.env ? params.env : {}), ...Object.values('headers' in params && params.headers ? params.headers : {})];
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+}

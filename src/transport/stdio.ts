@@ -26,8 +26,52 @@ import type { Transport, TransportEnd, TransportHandlers } from './transport.js'
  * talks HTTP never needs it.
  */
 let spawnModule: Promise<typeof crossSpawn> | undefined;
-function loadSpawn(): Promise<typeof crossSpawn> {
+export function loadSpawn(): Promise<typeof crossSpawn> {
   return (spawnModule ??= import('cross-spawn').then((module) => module.default));
+}
+
+/** A stdio server's process as spawnServerProcess starts it: its group, when it got a pid. */
+export interface SpawnedServer {
+  child: ChildProcess;
+  /** Undefined when the program could not be started (the child's 'error' says why: see spawnFailure). */
+  group: ProcessGroup | undefined;
+}
+
+/**
+ * The one way a stdio server is started (T1, L2; the transport and the
+ * recorder's stdio proxy): the argv checked first, cross-spawn (Windows
+ * `.cmd` shims resolve), pipes for all three streams, and a process group of
+ * its own (POSIX) so that shutdown signals reach what a launcher started.
+ * Returns the typed error instead when no spawn can be tried or spawn threw;
+ * an 'error' the child emits before it has a pid goes through spawnFailure.
+ */
+export function spawnServerProcess(spawn: typeof crossSpawn, params: StdioServerParams, argv: readonly string[], server: string, scrub: (text: string) => string): SpawnedServer | Error {
+  const invalid = checkSpawnParams(params, argv, server);
+  if (invalid) return invalid;
+  const [program, ...args] = argv as [string, ...string[]];
+  let child: ChildProcess;
+  try {
+    child = spawn(program, args, {
+      cwd: params.cwd,
+      env: params.inheritEnv === false ? { ...params.env } : { ...process.env, ...params.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
+      detached: OWN_PROCESS_GROUP,
+    });
+  } catch (error) {
+    // Some failures are thrown at once rather than emitted (ENOTDIR for a cwd that is a file, E2BIG).
+    return spawnFailure(error as Error, params, argv, server, scrub);
+  }
+  // No pid: the program could not be started, and 'error' says why.
+  return { child, group: child.pid !== undefined ? new ProcessGroup(child as ChildProcess & { pid: number }) : undefined };
+}
+
+/** The typed error for a server that could not be started (ClosedError, reason spawn-failed), its message saying what to fix, scrubbed. */
+export function spawnFailure(error: Error, params: StdioServerParams, argv: readonly string[], server: string, scrub: (text: string) => string): ClosedError {
+  const explained = explainSpawnError(error, argv, params);
+  const clean = scrub(explained.message);
+  return new ClosedError({ server }, { reason: 'spawn-failed', cause: clean === explained.message ? explained : new Error(clean) });
 }
 
 export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
@@ -140,26 +184,11 @@ export class StdioTransport implements Transport {
   private launch(spawn: typeof crossSpawn): Promise<void> {
     // close() may have come while cross-spawn loaded: nothing is started then.
     if (this.ended || this.closingByUs) return Promise.reject(new ClosedError({ server: this.server }, { reason: 'closed' }));
-    const invalid = checkSpawnParams(this.options, this.argv, this.server);
-    if (invalid) return this.startFailed(invalid);
-    const [program, ...args] = this.argv as [string, ...string[]];
-    let child: ChildProcess;
-    try {
-      child = spawn(program, args, {
-        cwd: this.options.cwd,
-        env: this.options.inheritEnv === false ? { ...this.options.env } : { ...process.env, ...this.options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        windowsHide: true,
-        // Its own process group, so shutdown signals reach what a launcher (npx, uvx, a script) started under it.
-        detached: OWN_PROCESS_GROUP,
-      });
-    } catch (error) {
-      // Some failures are thrown at once rather than emitted (ENOTDIR for a cwd that is a file, E2BIG).
-      return this.startFailed(this.spawnFailed(error as Error));
-    }
+    const spawned = spawnServerProcess(spawn, this.options, this.argv, this.server, (text) => this.scrub(text));
+    if (spawned instanceof Error) return this.startFailed(spawned);
+    const { child } = spawned;
     this.child = child;
-    // No pid: the program could not be started, and 'error' says why below.
-    if (child.pid !== undefined) this.group = new ProcessGroup(child as ChildProcess & { pid: number });
+    this.group = spawned.group;
 
     const overflow = (limitBytes: number) => {
       child.stdout?.destroy(); // stop reading: the rest of the line is not wanted
@@ -171,7 +200,11 @@ export class StdioTransport implements Transport {
       maxMessageBytes,
       onMessage: (value) => this.handlers?.onMessage(value),
       // Scrubbed before it is cut: a cut through a secret leaves a piece no scrubber finds.
-      onNoise: (text) => this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(this.scrub(text)) }),
+      // The whole line as well (bounded by the message limit): a recorder writes a banner as the server printed it (#18 item 16).
+      onNoise: (text) => {
+        const clean = this.scrub(text);
+        this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(clean), line: clean });
+      },
       onOverflow: overflow,
     });
     this.framer = createLongLineGate(framer, maxMessageBytes, overflow);
@@ -356,9 +389,7 @@ export class StdioTransport implements Transport {
   }
 
   private spawnFailed(error: Error): ClosedError {
-    const explained = explainSpawnError(error, this.argv, this.options);
-    const clean = this.scrub(explained.message);
-    return new ClosedError({ server: this.server }, { reason: 'spawn-failed', cause: clean === explained.message ? explained : new Error(clean) });
+    return spawnFailure(error, this.options, this.argv, this.server, (text) => this.scrub(text));
   }
 
   /** The process never started: nothing to wait for or stop; start() rejects with `error`. */
