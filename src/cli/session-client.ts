@@ -209,12 +209,14 @@ export async function runInSession(command: string, args: string[]): Promise<num
     return undefined;
   }
   let status: number | undefined;
+  let fallback: string | undefined;
   try {
     await request(socket, { op: 'run', argv: [command, ...args], cwd }, (reply) => {
       if (typeof reply.out === 'string') process.stdout.write(reply.out);
       else if (typeof reply.err === 'string') process.stderr.write(reply.err);
       else if (typeof reply.exit === 'number') status = reply.exit;
       else if (typeof reply.note === 'string' && verbose) process.stderr.write(`mcpwire: ${reply.note}\n`);
+      else if (typeof reply.fallback === 'string' || typeof reply.error === 'string') fallback = String(reply.fallback ?? reply.error);
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -222,6 +224,11 @@ export async function runInSession(command: string, args: string[]): Promise<num
     // The daemon died without cleaning up: its files go, and the command starts its servers itself.
     removeSession(dir, identity);
     if (verbose) process.stderr.write(`mcpwire: removed a stale session (pid ${meta.pid} is gone); starting the servers for this command\n`);
+    return undefined;
+  }
+  if (fallback !== undefined) {
+    // Nothing ran: the command runs as if there were no session, and says what is wrong itself.
+    if (verbose) process.stderr.write(`mcpwire: ${fallback}; starting the servers for this command\n`);
     return undefined;
   }
   if (status === undefined) {
