@@ -8,18 +8,10 @@ import { reportFailure } from './cli/failure.js';
 import { closeOnSignals, guardPipes } from './cli/process.js';
 import { commandHelp, isCommand, USAGE, UsageError } from './cli/usage.js';
 
-/** The commands a running session can run for the command line (#18 item 13); the daemon's table in session-daemon.ts. */
-const SESSION_COMMANDS = new Set(['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'ping']);
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   guardPipes();
   closeOnSignals();
-  // A running session for this config runs the command in its servers (#18 item 13); its client loads nothing of the library.
-  if (command !== undefined && SESSION_COMMANDS.has(command)) {
-    const status = await (await import('./cli/session-client.js')).runInSession(command, rest);
-    if (status !== undefined) return status;
-  }
   // One switch, one line per command: each loads its module on demand.
   switch (command) {
     case 'servers':

@@ -148,10 +148,11 @@ export type Reply = Record<string, unknown>;
 
 /**
  * Sends one request and hands each reply line to `onLine` until the daemon
- * closes the connection. Rejects with the socket's error (ENOENT,
+ * closes the connection, or `onLine` returns true (the answer is complete:
+ * the connection is dropped without waiting for the daemon's end). Rejects with the socket's error (ENOENT,
  * ECONNREFUSED: no daemon behind the socket) before anything was answered.
  */
-export async function request(socket: string, message: Reply, onLine: (reply: Reply) => void): Promise<void> {
+export async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void): Promise<void> {
   const net = await import('node:net');
   await new Promise<void>((resolve, reject) => {
     const connection = net.createConnection(socket);
@@ -164,7 +165,11 @@ export async function request(socket: string, message: Reply, onLine: (reply: Re
       while ((end = buffered.indexOf('\n')) !== -1) {
         const text = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
-        if (text !== '') onLine(JSON.parse(text) as Reply);
+        if (text !== '' && onLine(JSON.parse(text) as Reply) === true) {
+          connection.destroy();
+          resolve();
+          return;
+        }
       }
     });
     connection.on('error', reject);
@@ -210,17 +215,37 @@ export async function runInSession(command: string, args: string[]): Promise<num
   }
   let status: number | undefined;
   let fallback: string | undefined;
+  let printed = false;
+  // A reader that goes away (| head -1) ends the output quietly, as process.ts has it for the command.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   try {
     await request(socket, { op: 'run', argv: [command, ...args], cwd }, (reply) => {
-      if (typeof reply.out === 'string') process.stdout.write(reply.out);
-      else if (typeof reply.err === 'string') process.stderr.write(reply.err);
-      else if (typeof reply.exit === 'number') status = reply.exit;
+      if (typeof reply.out === 'string') {
+        printed = true;
+        if (!process.stdout.destroyed) process.stdout.write(reply.out);
+      } else if (typeof reply.err === 'string') {
+        printed = true;
+        if (!process.stderr.destroyed) process.stderr.write(reply.err);
+      }
+      else if (typeof reply.exit === 'number') {
+        status = reply.exit;
+        return true;
+      }
       else if (typeof reply.note === 'string' && verbose) process.stderr.write(`mcpwire: ${reply.note}\n`);
       else if (typeof reply.fallback === 'string' || typeof reply.error === 'string') fallback = String(reply.fallback ?? reply.error);
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw error;
+    if (code !== 'ECONNREFUSED' && code !== 'ENOENT') {
+      // Anything else (a reset, a garbled line): before any output the command runs as without a session.
+      if (printed) {
+        process.stderr.write(`mcpwire: the session's connection failed during the command: ${(error as Error).message}\n`);
+        return 4;
+      }
+      if (verbose) process.stderr.write(`mcpwire: the session did not answer (${(error as Error).message}); starting the servers for this command\n`);
+      return undefined;
+    }
     // The daemon died without cleaning up: its files go, and the command starts its servers itself.
     removeSession(dir, identity);
     if (verbose) process.stderr.write(`mcpwire: removed a stale session (pid ${meta.pid} is gone); starting the servers for this command\n`);

@@ -26,7 +26,7 @@ import { resolveConfig } from './target.js';
 
 type Command = (args: string[]) => Promise<number>;
 
-/** The commands a session runs (cli.ts's SESSION_COMMANDS), each loaded when first asked for. */
+/** The commands a session runs (bin/mcpwire.js's SESSION_COMMANDS), each loaded when first asked for. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   servers: async () => (await import('./commands/servers.js')).servers,
   tools: async () => (await import('./commands/tools.js')).tools,
@@ -217,9 +217,16 @@ export async function runDaemon(args: string[]): Promise<number> {
         connection.end(`${JSON.stringify({ error: 'not a JSON line' })}\n`);
         return;
       }
-      // A client gone mid-command (Ctrl-C) leaves the command to finish here; its output is dropped.
+      // Lines written in one turn of the event loop go in one write. A client gone mid-command (Ctrl-C)
+      // leaves the command to finish here; its output is dropped.
+      let pending = '';
+      const flush = () => {
+        if (pending !== '' && !connection.destroyed && connection.writable) connection.write(pending);
+        pending = '';
+      };
       const send = (reply: Reply) => {
-        if (!connection.destroyed && connection.writable) connection.write(`${JSON.stringify(reply)}\n`);
+        if (pending === '') setImmediate(flush);
+        pending += `${JSON.stringify(reply)}\n`;
       };
       clearTimeout(idleTimer);
       const job = async () => {
@@ -227,6 +234,7 @@ export async function runDaemon(args: string[]): Promise<number> {
           await answer(message, send);
         } finally {
           lastUsedAt = Date.now();
+          flush();
           connection.end();
           if (stopping === undefined) armIdle();
         }
