@@ -20,7 +20,8 @@ if (process.argv[2] === '--version' || process.argv[2] === '-V') {
     process.stderr.write('mcpwire: dist/ is not built; run `npm run build` in the repository\n');
     process.exit(1);
   }
-  const status = SESSION_COMMANDS.has(process.argv[2])
+  // A server given after -- is never a session's: such a command loads nothing more than before.
+  const status = SESSION_COMMANDS.has(process.argv[2]) && !process.argv.includes('--')
     ? await (await import(new URL('../dist/cli/session-client.js', import.meta.url).href)).runInSession(process.argv[2], process.argv.slice(3))
     : undefined;
   if (status === undefined) await import(built.href);

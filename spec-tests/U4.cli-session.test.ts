@@ -70,6 +70,20 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The processes whose command line has `word` (Linux /proc): a server this test started, found by a marker argument. */
+function withArgument(word: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(word);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 function writeConfig(servers: Record<string, unknown>): void {
   writeFileSync(path.join(project, 'mcpwire.json'), JSON.stringify({ mcpServers: servers }));
 }
@@ -249,6 +263,20 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
     assert.equal((await mcpwire(['session'])).status, 2);
     assert.equal((await mcpwire(['session', 'start', '--idle', 'soon'])).status, 2);
     assert.equal((await mcpwire(['session', 'restart'])).status, 2);
+  });
+
+  test('U1: two starts at once leave one session; the loser closes the servers it started', async () => {
+    const marker = `u4-marker-${process.pid}-${Date.now()}`;
+    writeConfig({ echo: { command: process.execPath, args: [echoServer, marker] } });
+    const [a, b] = await Promise.all([mcpwire(['session', 'start']), mcpwire(['session', 'start'])]);
+    assert.equal(a.status, 0, a.stderr);
+    assert.equal(b.status, 0, b.stderr);
+    assert.equal([a, b].filter((r) => /already runs/.test(r.stdout)).length, 1, a.stdout + b.stdout);
+    const running = await status();
+    await until(() => withArgument(marker).length === 1, 'one server left, the session\'s', 30_000);
+    assert.deepEqual(withArgument(marker), [running.servers[0]!.pid]);
+    assert.equal((await mcpwire(['session', 'stop'])).status, 0);
+    await until(() => withArgument(marker).length === 0, 'no server left after stop', 30_000);
   });
 
   test('U1: a runtime folder others can enter is refused', async () => {

@@ -21,7 +21,7 @@ import { reportFailure } from './failure.js';
 import { parseCommandLine, type CommandLine } from './options.js';
 import { err, redirectOutput } from './process.js';
 import { configuredValues, failureOf, shareSource } from './session.js';
-import { configArgs, entryOfThisBuild, identityOf, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
+import { ask, configArgs, entryOfThisBuild, identityOf, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
 import { resolveConfig } from './target.js';
 
 type Command = (args: string[]) => Promise<number>;
@@ -275,8 +275,19 @@ export async function runDaemon(args: string[]): Promise<number> {
     }
   };
 
-  // A socket left by a daemon that died is removed by `session start` before it starts this one.
-  removeSession(dir, identity);
+  // Two starts at once: the second finds the first listening and leaves. A socket nobody answers on is a dead daemon's.
+  let probe: unknown;
+  const other = await ask(socket, { op: 'status' }).catch((error: unknown) => {
+    probe = error;
+    return undefined;
+  });
+  if (other !== undefined) {
+    await loaded.source.close().catch(() => undefined);
+    tell({ already: (other.status as { pid?: number } | undefined)?.pid ?? null, config: loaded.config.file });
+    return 0;
+  }
+  // Only a socket nobody listens on is removed: a start that lost the race then fails to listen, below.
+  if ((probe as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED') removeSession(dir, identity);
   const previous = process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -285,6 +296,10 @@ export async function runDaemon(args: string[]): Promise<number> {
     });
   } catch (error) {
     await loaded.source.close().catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      tell({ already: null, config: loaded.config.file });
+      return 0;
+    }
     tell({ error: `cannot listen on ${socket}: ${(error as Error).message}`, exit: 1 });
     return 1;
   } finally {

@@ -10,7 +10,6 @@ import { EXIT } from '../exit-codes.js';
 import { err, out } from '../process.js';
 import { ask, configArgs, entryOfThisBuild, identityOf, listSessions, metaPath, readMeta, removeSession, runtimeDir, socketPath, type Reply } from '../session-client.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
-import { noServerGiven } from '../target.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -78,7 +77,7 @@ function sessionDir(create: boolean): string {
 /** The identity of the session the command line names, or a usage error saying how to name a config. */
 function identityFor(args: string[]): string {
   const identity = identityOf(configArgs(args), process.cwd());
-  if (identity === undefined) throw noServerGiven('session start');
+  if (identity === undefined) throw new UsageError(`no config to keep running: no --config, no $MCPWIRE_CONFIG and no mcpwire.json in ${process.cwd()} (a server given by -- or --url is not kept in a session)`);
   return identity;
 }
 
@@ -128,6 +127,12 @@ async function start(args: string[], idleText: string | undefined, json: boolean
   child.removeAllListeners();
   if (child.connected) child.disconnect();
   child.unref();
+  if (first.already !== undefined) {
+    // Another start won the race: its session is the one.
+    if (json) out(`${JSON.stringify({ started: false, pid: first.already, config: first.config })}\n`);
+    else out(`a session for ${String(first.config)} already runs${first.already === null ? '' : ` (pid ${String(first.already)})`}; mcpwire session stop ends it\n`);
+    return EXIT.ok;
+  }
   if (first.ready !== true) {
     if (child.exitCode === null) child.kill('SIGTERM');
     err(typeof first.error === 'string' ? (first.error.endsWith('\n') ? first.error : `mcpwire: ${first.error}\n`) : 'mcpwire: the session did not start\n');
