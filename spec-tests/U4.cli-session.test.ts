@@ -223,6 +223,24 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
     assert.deepEqual(readdirSync(runtime), []);
   });
 
+  test('U1: SIGTERM during a long call ends the daemon and server-everything without waiting for the call; the client says so', async () => {
+    writeConfig({ every: { command: process.execPath, args: [everything, 'stdio'] } });
+    const first = await start();
+    const began = Date.now();
+    const pending = mcpwire(['call', 'trigger-long-running-operation', 'duration=60', 'steps=60', '--progress']);
+    // The call is running once its progress comes back: then the daemon is told to stop.
+    await until(() => alive(first.pid) && Date.now() - began > 1_500, 'the call to be under way', 30_000);
+    process.kill(first.pid, 'SIGTERM');
+    const run = await pending;
+    assert.equal(run.status, 4, run.stderr);
+    // The call fails as closed, whether the daemon's last words reached the client or not.
+    assert.match(run.stderr, /ClosedError: server "every", tools\/call|the session ended before the command finished/);
+    await allGone([first.pid, first.servers[0]!.pid!], 'the daemon and server-everything to exit');
+    // Well before the 60 s operation would have ended.
+    assert.ok(Date.now() - began < 45_000, `took ${Date.now() - began} ms`);
+    assert.deepEqual(readdirSync(runtime), []);
+  });
+
   test('U1: a changed config is reloaded: the next command sees the new servers and the old ones are stopped', async () => {
     writeConfig({ echo: echoEntry() });
     const first = await start();

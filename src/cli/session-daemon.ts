@@ -134,13 +134,13 @@ export async function runDaemon(args: string[]): Promise<number> {
   let stopping: Promise<void> | undefined;
 
   const server = net.createServer((connection) => handle(connection));
-  const stop = (): Promise<void> => {
+  /** Stops the session; `finish`: the command running now finishes first (`session stop`), not so on a signal. */
+  const stop = (finish = true): Promise<void> => {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
       server.close();
       removeSession(dir, identity);
-      // What is running finishes first (a call in flight keeps its servers), then they close.
-      await queue.catch(() => undefined);
+      if (finish) await queue.catch(() => undefined);
       await loaded.source.close().catch(() => undefined);
       process.exit(0);
     })();
@@ -153,11 +153,11 @@ export async function runDaemon(args: string[]): Promise<number> {
   // The daemon is its own host: the command's signal handling (print a line, exit at once) is not its way.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.removeAllListeners(signal);
-    process.on(signal, () => void stop());
+    process.on(signal, () => void stop(false));
   }
   // A bug of ours must not leave servers running with nobody to ask for them.
-  process.on('uncaughtException', () => void stop());
-  process.on('unhandledRejection', () => void stop());
+  process.on('uncaughtException', () => void stop(false));
+  process.on('unhandledRejection', () => void stop(false));
 
   /** Reloads the config when its files changed since it was loaded; false (and the session stops) when it no longer loads. */
   const fresh = async (): Promise<boolean> => {
