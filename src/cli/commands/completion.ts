@@ -59,8 +59,8 @@ async function list(args: string[]): Promise<number> {
     const answer = await ask(socketPath(dir, identity), { op: 'tools' }).catch(() => undefined);
     if (answer !== undefined) names = ((kind === 'tools' ? answer.tools : answer.servers) as string[] | undefined) ?? [];
   }
-  if (kind === 'servers' && names.length === 0 && identity !== undefined) {
-    // No session: the config's keys, read (not started).
+  if (kind === 'servers' && names.length === 0) {
+    // No session: the config's keys, read (not started), wherever the command would find it.
     try {
       const [{ parseCommandLine }, { resolveConfig }] = await Promise.all([import('../options.js'), import('../target.js')]);
       names = (await resolveConfig('completion', parseCommandLine('completion', flags))).servers.map((s) => s.key);
