@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { userConfigPath } from '../src/cli/saved.js';
+import { userFile } from '../src/cli/session-client.js';
 import { until } from '../src/testing/http-fixture.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,7 +44,8 @@ let seen: number[];
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { MCPWIRE_CONFIG: _c, MCPWIRE_NO_SESSION: _n, ...rest } = process.env;
-  return { ...rest, MCPWIRE_RUNTIME_DIR: runtime, ...extra };
+  // The user's saved servers of this test alone (none unless a test writes them).
+  return { ...rest, MCPWIRE_RUNTIME_DIR: runtime, MCPWIRE_USER_CONFIG: path.join(work, 'user', 'mcpwire.json'), ...extra };
 }
 
 function mcpwire(args: string[], extra: Record<string, string> = {}): Promise<Run> {
@@ -295,6 +298,35 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
     assert.deepEqual(withArgument(marker), [running.servers[0]!.pid]);
     assert.equal((await mcpwire(['session', 'stop'])).status, 0);
     await until(() => withArgument(marker).length === 0, 'no server left after stop', 30_000);
+  });
+
+  test('U1: the user\'s saved servers: a session of them alone, and of a folder\'s file with them, reloaded when the user file changes', async () => {
+    const user = path.join(work, 'user', 'mcpwire.json');
+    mkdirSync(path.dirname(user), { recursive: true });
+    writeFileSync(user, JSON.stringify({ mcpServers: { saved: echoEntry() } }));
+    // No file in the folder: the user's servers are the config.
+    const alone = await start();
+    assert.deepEqual(alone.servers.map((s) => s.key), ['saved']);
+    const call = await mcpwire(['call', 'saved.echo', 'message=u', '-v']);
+    assert.equal(call.status, 0, call.stderr);
+    assert.equal(call.stdout, 'Echo: u\n');
+    assert.match(call.stderr, /using the session/);
+    assert.equal((await mcpwire(['session', 'stop'])).status, 0);
+    // A folder's file: the user's join it, and a change to the user's file is seen.
+    writeConfig({ local: echoEntry() });
+    await start();
+    assert.deepEqual((await status()).servers.map((s) => s.key).sort(), ['local', 'saved']);
+    writeFileSync(user, JSON.stringify({ mcpServers: { saved2: echoEntry() } }));
+    const tools = await mcpwire(['tools', '-v']);
+    assert.equal(tools.status, 0, tools.stderr);
+    assert.match(tools.stderr, /using the session/);
+    assert.match(tools.stdout, /^saved2 \(/m);
+  });
+
+  test('U1: the session client finds the user\'s file where saved.ts does', () => {
+    for (const env of [{ MCPWIRE_USER_CONFIG: 'rel/x.json' }, { XDG_CONFIG_HOME: '/xdg' }, { XDG_CONFIG_HOME: 'relative' }, {}] as NodeJS.ProcessEnv[]) {
+      assert.equal(userFile(env), userConfigPath(env), JSON.stringify(env));
+    }
   });
 
   test('U1: a runtime folder others can enter is refused', async () => {

@@ -63,15 +63,32 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
 }
 
 /**
+ * The user's saved servers (#18 item 12): saved.ts's userConfigPath, written
+ * again here because saved.ts loads the usage texts, which a command run in
+ * a session never needs (spec-tests/U4 checks that the two agree).
+ */
+export function userFile(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MCPWIRE_USER_CONFIG) return path.resolve(env.MCPWIRE_USER_CONFIG);
+  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  return path.join(base, 'mcpwire', 'mcpwire.json');
+}
+
+/**
  * Which session a command line belongs to: its config flags (files made
  * absolute against `cwd`; a client's name such as `claude` kept with the
- * folder it was named in), $MCPWIRE_CONFIG, or ./mcpwire.json, as the
- * command would pick the config. Undefined when it names no config.
+ * folder it was named in), $MCPWIRE_CONFIG, or ./mcpwire.json with the
+ * user's saved servers beside it, else the user's saved servers alone: the
+ * config the command would read (target.ts's configPath). Undefined when it
+ * names none.
  */
 export function identityOf(argv: readonly string[], cwd: string): string | undefined {
   const parts: string[] = [];
-  const config = flagValue(argv, 'config') ?? process.env.MCPWIRE_CONFIG ?? (existsSync(path.join(cwd, 'mcpwire.json')) ? 'mcpwire.json' : undefined);
+  const named = flagValue(argv, 'config') ?? (process.env.MCPWIRE_CONFIG || undefined);
+  const user = userFile();
+  const config = named ?? (existsSync(path.join(cwd, 'mcpwire.json')) ? 'mcpwire.json' : existsSync(user) ? user : undefined);
   if (config === undefined) return undefined;
+  // The folder's file is read with the user's saved servers: which user file is part of what it serves.
+  if (named === undefined) parts.push(`user=${user}`);
   for (const flag of CONFIG_FLAGS) {
     const value = flag === 'config' ? config : flagValue(argv, flag);
     if (value === undefined) continue;

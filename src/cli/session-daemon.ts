@@ -21,7 +21,7 @@ import { reportFailure } from './failure.js';
 import { parseCommandLine, type CommandLine } from './options.js';
 import { err, redirectOutput } from './process.js';
 import { configuredValues, failureOf, shareSource } from './session.js';
-import { ask, configArgs, entryOfThisBuild, identityOf, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
+import { ask, configArgs, entryOfThisBuild, identityOf, userFile, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
 import { resolveConfig } from './target.js';
 
 type Command = (args: string[]) => Promise<number>;
@@ -60,10 +60,11 @@ function stampOf(files: readonly string[]): string {
     .join('\n');
 }
 
-/** The files a config was read from: its own and the layered ones the flags name. */
+/** The files a config was read from: its own, the layered ones the flags name, and the user's saved servers when the folder's file was found by default (they join it). */
 function filesOf(config: ToolSourceConfig, line: CommandLine, cwd: string): string[] {
   const named = [line.values['project-local'], line.values.local, line.values['daemon-config']].filter((v): v is string => v !== undefined);
-  return [path.resolve(cwd, config.file), ...named.map((v) => path.resolve(cwd, v))];
+  const byDefault = line.values.config === undefined && !process.env.MCPWIRE_CONFIG;
+  return [path.resolve(cwd, config.file), ...named.map((v) => path.resolve(cwd, v)), ...(byDefault ? [userFile()] : [])];
 }
 
 /**

@@ -77,7 +77,7 @@ function sessionDir(create: boolean): string {
 /** The identity of the session the command line names, or a usage error saying how to name a config. */
 function identityFor(args: string[]): string {
   const identity = identityOf(configArgs(args), process.cwd());
-  if (identity === undefined) throw new UsageError(`no config to keep running: no --config, no $MCPWIRE_CONFIG and no mcpwire.json in ${process.cwd()} (a server given by -- or --url is not kept in a session)`);
+  if (identity === undefined) throw new UsageError(`no config to keep running: no --config, no $MCPWIRE_CONFIG, no mcpwire.json in ${process.cwd()} and no saved servers of yours (a server given by -- or --url is not kept in a session)`);
   return identity;
 }
 
