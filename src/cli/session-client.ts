@@ -236,23 +236,34 @@ export async function runInSession(command: string, args: string[]): Promise<num
   // A reader that goes away (| head -1) ends the output quietly, as process.ts has it for the command.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
+  // What arrives in one chunk is written at once: a listing is one write, not one a row.
+  let stdout = '';
+  let stderr = '';
+  const flush = () => {
+    if (stdout !== '' && !process.stdout.destroyed) process.stdout.write(stdout);
+    if (stderr !== '' && !process.stderr.destroyed) process.stderr.write(stderr);
+    stdout = stderr = '';
+  };
   try {
     await request(socket, { op: 'run', argv: [command, ...args], cwd }, (reply) => {
+      if (stdout === '' && stderr === '') setImmediate(flush);
       if (typeof reply.out === 'string') {
         printed = true;
-        if (!process.stdout.destroyed) process.stdout.write(reply.out);
+        stdout += reply.out;
       } else if (typeof reply.err === 'string') {
         printed = true;
-        if (!process.stderr.destroyed) process.stderr.write(reply.err);
+        stderr += reply.err;
       }
       else if (typeof reply.exit === 'number') {
         status = reply.exit;
+        flush();
         return true;
       }
       else if (typeof reply.note === 'string' && verbose) process.stderr.write(`mcpwire: ${reply.note}\n`);
       else if (typeof reply.fallback === 'string' || typeof reply.error === 'string') fallback = String(reply.fallback ?? reply.error);
     });
   } catch (error) {
+    flush();
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ECONNREFUSED' && code !== 'ENOENT') {
       // Anything else (a reset, a garbled line): before any output the command runs as without a session.
@@ -268,6 +279,7 @@ export async function runInSession(command: string, args: string[]): Promise<num
     if (verbose) process.stderr.write(`mcpwire: removed a stale session (pid ${meta.pid} is gone); starting the servers for this command\n`);
     return undefined;
   }
+  flush();
   if (fallback !== undefined) {
     // Nothing ran: the command runs as if there were no session, and says what is wrong itself.
     if (verbose) process.stderr.write(`mcpwire: ${fallback}; starting the servers for this command\n`);
