@@ -44,6 +44,7 @@ export const WORKLOADS = [
   'toolsource-dispatch',
   'toolsource-startup-8',
   'cli-cold-tools',
+  'cli-session-call',
   'cli-version',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];

@@ -30,6 +30,7 @@ export const TARGET_RATIOS: readonly { workload: WorkloadId; unit: string; ratio
   { workload: 'e2e-modern-concurrent16', unit: 'us CPU/call stdio', ratio: 0.25 },
   { workload: 'e2e-modern-concurrent16', unit: 'us CPU/call http', ratio: 0.25 },
   { workload: 'cli-cold-tools', unit: 'ms', ratio: 1.15 },
+  { workload: 'cli-session-call', unit: 'ms', ratio: 1.2 },
   { workload: 'cli-version', unit: 'ms', ratio: 1.5 },
 ];
 
@@ -149,6 +150,7 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     toolSourceTarget(records, 'toolsource-dispatch: CPU per call ≤ 1.05× a bare McpClient', 'toolsource-dispatch', 'us CPU/call', 1.05),
     toolSourceTarget(records, 'toolsource-startup-8: 8 slow servers ready ≤ 1.5× one', 'toolsource-startup-8', 'ms', 1.5),
     cliTarget(records, 'cli-cold-tools: mcpwire tools ≤ 1.15× a bare spawn+initialize+tools/list script', 'cli-cold-tools', 1.15),
+    cliTarget(records, 'cli-session-call: mcpwire call through a running session ≤ 1.2× node -e 0', 'cli-session-call', 1.2),
     cliTarget(records, 'cli-version: mcpwire --version ≤ 1.5× node -e 0', 'cli-version', 1.5),
   ];
 }

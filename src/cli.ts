@@ -4,9 +4,9 @@
 // and nothing of the library is imported before a command needs it.
 
 import { readFileSync } from 'node:fs';
-import { errorEnvelope, errorLines, exitCodeOf } from './cli/exit-codes.js';
-import { closeOnSignals, err, guardPipes, interrupted } from './cli/process.js';
-import { commandHelp, HelpShown, isCommand, USAGE, UsageError } from './cli/usage.js';
+import { reportFailure } from './cli/failure.js';
+import { closeOnSignals, guardPipes } from './cli/process.js';
+import { commandHelp, isCommand, USAGE, UsageError } from './cli/usage.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -59,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/commands/auth.js')).authStatus(rest.slice(1));
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
+    case 'session':
+      return (await import('./cli/commands/session.js')).sessionCommand(rest);
+    case 'completion':
+      return (await import('./cli/commands/completion.js')).completion(rest);
     case 'bench':
       return (await import('./cli/commands/bench.js')).bench(rest);
     case 'help':
@@ -84,25 +88,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    if (error instanceof HelpShown) {
-      process.exitCode = 0;
-      return;
-    }
-    // The signal's one line has said it all: the requests its close ended are not a second failure.
-    if (interrupted()) return;
-    const { line, detail } = errorLines(error);
-    err(`mcpwire: ${line}\n`);
-    for (const text of detail) err(`  ${text}\n`);
-    // Flags after `--` are the server command's, not ours.
-    const split = process.argv.indexOf('--');
-    const own = split === -1 ? process.argv : process.argv.slice(0, split);
-    const verbose = own.includes('--verbose') || own.includes('-v');
-    if (verbose && error instanceof Error && error.cause instanceof Error) err(`  caused by: ${error.cause.name}: ${error.cause.message}\n`);
-    // #18 item 1: a timeout says which flag gives more time (by name: cli.ts loads nothing of the library up front).
-    if (error instanceof Error && error.name === 'TimeoutError' && !error.message.includes('--timeout')) {
-      err(own.includes('--timeout') ? '  --timeout bounds the whole command and each request in it: give it more\n' : '  each request waits 30 s (or the config\'s timeout); --timeout MS sets the limit for the whole command and each request in it\n');
-    }
-    if (own.includes('--json')) err(`${errorEnvelope(error)}\n`);
-    process.exitCode = exitCodeOf(error);
+    const status = reportFailure(error, process.argv.slice(2));
+    if (status !== undefined) process.exitCode = status;
   },
 );

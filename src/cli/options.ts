@@ -32,6 +32,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+/** The long flags every server command takes, for completion scripts. */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
 export interface CommandLine {
   values: ReturnType<typeof parseOwn>['values'];
   positionals: string[];

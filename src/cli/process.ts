@@ -18,13 +18,23 @@ export function guardPipes(): void {
   process.stderr.on('error', () => {});
 }
 
+/** Where out() and err() write instead of this process's streams: a session daemon's current client (#18 item 13). */
+let sink: { out(text: string): void; err(text: string): void } | undefined;
+
+/** Sends out() and err() to `to` from now on (undefined: back to stdout and stderr). */
+export function redirectOutput(to: typeof sink): void {
+  sink = to;
+}
+
 /** Writes to stdout unless the reader went away. */
 export function out(text: string): void {
-  if (!stdoutClosed) process.stdout.write(text);
+  if (sink) sink.out(text);
+  else if (!stdoutClosed) process.stdout.write(text);
 }
 
 export function err(text: string): void {
-  if (!process.stderr.destroyed) process.stderr.write(text);
+  if (sink) sink.err(text);
+  else if (!process.stderr.destroyed) process.stderr.write(text);
 }
 
 /** What is open right now (tool sources, clients): what a signal must close before the CLI exits. */

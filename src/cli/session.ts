@@ -6,6 +6,7 @@
 
 import { TimeoutError } from '../errors.js';
 import type { ServerParams } from '../client/connect.js';
+import type { ToolSourceConfig } from '../toolsource/config/types.js';
 import type { ServerStatus } from '../toolsource/supervisor.js';
 import { openToolSource, type ToolSource } from '../toolsource/tool-source.js';
 import { redact } from '../transport/redact.js';
@@ -46,6 +47,14 @@ export function failureOf(status: ServerStatus): string | undefined {
   return status.lastError ?? status.reason ?? status.state;
 }
 
+/** The servers a session daemon keeps running (#18 item 13): withSession uses them, and leaves them open, instead of opening its own. */
+let shared: { source: ToolSource; config: ToolSourceConfig } | undefined;
+
+/** Makes every withSession from now on use `next` (undefined: open the command line's servers again). */
+export function shareSource(next: typeof shared): void {
+  shared = next;
+}
+
 /** The exit status of the first failed server, or 0. */
 export function failureStatus(failed: readonly ServerStatus[]): number {
   if (failed.length === 0) return EXIT.ok;
@@ -64,15 +73,15 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   const started = Date.now();
   const timeoutMs = line.timeoutMs;
   const remaining = () => (timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - started)));
-  let config = withCliOAuth(await resolveConfig(command, line));
-  if (timeoutMs !== undefined) config = { ...config, servers: config.servers.map((s) => ({ ...s, startupTimeoutMs: timeoutMs, timeoutMs })) };
+  let config = shared?.config ?? withCliOAuth(await resolveConfig(command, line));
+  if (timeoutMs !== undefined && shared === undefined) config = { ...config, servers: config.servers.map((s) => ({ ...s, startupTimeoutMs: timeoutMs, timeoutMs })) };
   const keys = config.servers.map((s) => s.key);
   const only = line.values.server;
   // Checked before anything opens: nothing to close when it fails.
   if (only !== undefined && !keys.includes(only)) throw unknownServerError(only, keys, 'mcpwire servers lists them');
   const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
   const verbose = line.values.verbose;
-  const source = await openToolSource({
+  const source = shared?.source ?? await openToolSource({
     config,
     // A command's servers that fail are reported, not retried for minutes.
     restart: { maxFailures: 1 },
@@ -95,7 +104,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     },
   });
   // Registered before any server starts, so a signal during a slow start still closes them.
-  openServers.add(source);
+  if (source !== shared?.source) openServers.add(source);
   // The error each failed start ended with: a later use of the server would get a vaguer 'unavailable'.
   const startErrors = new Map<string, unknown>();
   const protocols = new Map<string, Protocol>();
@@ -137,7 +146,8 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     throw error;
   } finally {
     clearTimeout(timer);
-    try {
+    // A session's servers outlive the command: the daemon closes them.
+    if (source !== shared?.source) try {
       // Past the deadline the servers are stopped at once (#18 item 5): the command promised to be done by now.
       await source.close({ hurry: late });
     } finally {
@@ -166,7 +176,7 @@ async function startServers(source: ToolSource, keys: readonly string[], errors:
 }
 
 /** Values a server was configured with that it may echo back: env values and header values. */
-function configuredValues(params: ServerParams): string[] {
+export function configuredValues(params: ServerParams): string[] {
   const values: unknown[] = [...Object.values('env' in params && params.env ? params.env : {}), ...Object.values('headers' in params && params.headers ? params.headers : {})];
   return values.filter((value): value is string => typeof value === 'string' && value !== '');
 }

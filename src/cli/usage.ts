@@ -78,6 +78,8 @@ Commands:
   conformance-client URL    the client the official MCP conformance suite runs
   demo                      the bundled example server: list its tools, call echo
   bench                     run the benchmarks (in a clone of the repository)
+  session start|stop|status keep a config's servers running in the background; commands then use them
+  completion bash|zsh|fish  a shell completion script: source <(mcpwire completion bash)
   help [COMMAND]            this text, or a command's
 
 Examples:
@@ -257,13 +259,42 @@ Example:
   auth: `mcpwire auth status [--json]
   Lists the stored OAuth credentials by server URL and issuer: whether a token is held, when it
   expires, whether it can be refreshed, its scope. Never a token's value.`,
+  session: `mcpwire session start [--config FILE|CLIENT] [--idle MS] [--json]
+mcpwire session stop [--config FILE|CLIENT | --all] [--json]
+mcpwire session status [--config FILE|CLIENT | --all] [--json]
+  start: a background process of yours starts the config's servers and keeps them running; servers,
+  tools, call, resources, templates, read, prompts, prompt and ping for the same config (the same
+  --config, $MCPWIRE_CONFIG or ./mcpwire.json) then run in it, without starting a server (-v says so).
+  It listens on a socket only you can open ($XDG_RUNTIME_DIR/mcpwire, else mcpwire-UID in the temp
+  folder; $MCPWIRE_RUNTIME_DIR overrides), reloads the config when the file changed, and stops after
+  --idle MS without a command (default 900000: 15 min), on stop, or on SIGTERM, closing its servers.
+  A server given by -- or --url, --era, and - (arguments from stdin) always start their own servers;
+  so does every command with MCPWIRE_NO_SESSION=1 set. The servers keep the environment of start.
+  stop: ends the session for the config (--all: every session). status: the session's servers and
+  idle time; exit 0 when it runs, 1 when none does (with no config here: every session).
+Example:
+  $ mcpwire session start --config mcpwire.json
+  session started for /home/me/proj/mcpwire.json: pid 4242, 1 server; stops after 900 s idle
+  $ mcpwire call echo message=hi -v
+  mcpwire: using the session of /home/me/proj/mcpwire.json (pid 4242, up 12 s)`,
+  completion: `mcpwire completion bash|zsh|fish
+  Prints a completion script: commands, flags, the config's server names after --server and, while a
+  session runs for the config, tool names after call.
+    bash: source <(mcpwire completion bash)      (in ~/.bashrc)
+    zsh:  source <(mcpwire completion zsh)       (in ~/.zshrc, after compinit)
+    fish: mcpwire completion fish > ~/.config/fish/completions/mcpwire.fish`,
 };
+
+/** Every command's name, for completion scripts. */
+export function commandNames(): string[] {
+  return Object.keys(COMMANDS);
+}
 
 /** The help of one command, with the option blocks that apply to it. */
 export function commandHelp(command: string): string {
   const own = COMMANDS[command];
   if (own === undefined) return USAGE;
-  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench', 'add', 'remove', 'list', 'import', 'auth'].includes(command);
+  const talksToServers = !['config', 'demo', 'conformance', 'conformance-client', 'bench', 'add', 'remove', 'list', 'import', 'auth', 'session', 'completion'].includes(command);
   const sections = [own];
   if (talksToServers) sections.push(SERVER_OPTIONS, COMMON_OPTIONS, EXIT_TABLE);
   else if (command === 'demo') sections.push(COMMON_OPTIONS, EXIT_TABLE);

@@ -1,0 +1,293 @@
+// The client side of a keep-alive session (#18 item 13): where a session's
+// socket lives, which session a command line would use, and running a
+// command through it. Loaded on every server command before the command's
+// own module, so it imports nothing of the library and opens node:net only
+// when a session's socket is there: with no session the price is one stat.
+//
+// Protocol (one request per connection, one JSON object per line):
+//   → {"op":"run","argv":[...],"cwd":"..."}   ← {"out":"…"} / {"err":"…"} … then {"exit":N}
+//   → {"op":"status"}                          ← {"status":{pid, config, startedAt, lastUsedAt, idleMs, servers:[…]}}
+//   → {"op":"tools"}                           ← {"tools":["name", …]}   (for shell completion)
+//   → {"op":"stop"}                            ← {"stopped":true}, then the daemon closes its servers and exits
+// A request the daemon cannot serve is answered {"error":"…"}.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The options that say which config a command uses: a session serves one combination of them. */
+const CONFIG_FLAGS = ['config', 'project-local', 'local', 'daemon-config'] as const;
+
+/** What a session writes beside its socket: read by clients to decide whether to use it. */
+export interface SessionMeta {
+  pid: number;
+  /** The session's identity: the config flags it was started with, resolved (see identityOf). */
+  identity: string;
+  /** The config file the daemon loaded, for people. */
+  config: string;
+  /** The compiled CLI that runs the daemon: a client of another build (an upgrade) does not use it. */
+  entry: string;
+  startedAt: number;
+  idleMs: number;
+}
+
+/**
+ * The folder of this user's sessions: $MCPWIRE_RUNTIME_DIR (tests), else
+ * $XDG_RUNTIME_DIR/mcpwire, else mcpwire-<uid> under the temp folder. Made
+ * 0700; a folder someone else owns, or others can enter, is refused
+ * (undefined): another user must not plant or read a socket there.
+ */
+export function runtimeDir(create = false): string | undefined {
+  const base = process.env.MCPWIRE_RUNTIME_DIR ?? (process.env.XDG_RUNTIME_DIR ? path.join(process.env.XDG_RUNTIME_DIR, 'mcpwire') : path.join(os.tmpdir(), `mcpwire-${process.getuid?.() ?? 'user'}`));
+  try {
+    if (create) mkdirSync(base, { recursive: true, mode: 0o700 });
+    const info = statSync(base);
+    if (!info.isDirectory()) return undefined;
+    if (process.getuid !== undefined && (info.uid !== process.getuid() || (info.mode & 0o077) !== 0)) return undefined;
+    return base;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value of `--flag V` or `--flag=V` before `--`; the last one wins, as parseArgs has it. */
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word === `--${flag}`) value = argv[++i];
+    else if (word.startsWith(`--${flag}=`)) value = word.slice(flag.length + 3);
+  }
+  return value;
+}
+
+/**
+ * The user's saved servers (#18 item 12): saved.ts's userConfigPath, written
+ * again here because saved.ts loads the usage texts, which a command run in
+ * a session never needs (spec-tests/U4 checks that the two agree).
+ */
+export function userFile(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MCPWIRE_USER_CONFIG) return path.resolve(env.MCPWIRE_USER_CONFIG);
+  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  return path.join(base, 'mcpwire', 'mcpwire.json');
+}
+
+/**
+ * Which session a command line belongs to: its config flags (files made
+ * absolute against `cwd`; a client's name such as `claude` kept with the
+ * folder it was named in), $MCPWIRE_CONFIG, or ./mcpwire.json with the
+ * user's saved servers beside it, else the user's saved servers alone: the
+ * config the command would read (target.ts's configPath). Undefined when it
+ * names none.
+ */
+export function identityOf(argv: readonly string[], cwd: string): string | undefined {
+  const parts: string[] = [];
+  const named = flagValue(argv, 'config') ?? (process.env.MCPWIRE_CONFIG || undefined);
+  const user = userFile();
+  const config = named ?? (existsSync(path.join(cwd, 'mcpwire.json')) ? 'mcpwire.json' : existsSync(user) ? user : undefined);
+  if (config === undefined) return undefined;
+  // The folder's file is read with the user's saved servers: which user file is part of what it serves.
+  if (named === undefined) parts.push(`user=${user}`);
+  for (const flag of CONFIG_FLAGS) {
+    const value = flag === 'config' ? config : flagValue(argv, flag);
+    if (value === undefined) continue;
+    const file = path.resolve(cwd, value);
+    parts.push(`${flag}=${existsSync(file) ? file : `${value}@${cwd}`}`);
+  }
+  return parts.join('\n');
+}
+
+/** The config flags of a command line (what `session start` passes on): the words that choose the config. */
+export function configArgs(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const flag = ['--config', '--project-local', '--local', '--daemon-config'].find((f) => word === f || word.startsWith(`${f}=`));
+    if (flag === undefined) continue;
+    if (word === flag) words.push(word, args[++i] ?? '');
+    else words.push(word);
+  }
+  return words;
+}
+
+/** FNV-1a, 64 bits as hex: a short, stable file name for an identity (node:crypto is not worth loading for it). */
+function nameOf(identity: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(identity)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  return `s-${hash.toString(16).padStart(16, '0')}`;
+}
+
+export function socketPath(dir: string, identity: string): string {
+  return path.join(dir, `${nameOf(identity)}.sock`);
+}
+
+export function metaPath(dir: string, identity: string): string {
+  return path.join(dir, `${nameOf(identity)}.json`);
+}
+
+/** This build's compiled CLI: what a daemon it starts runs, and what a session must run to be used. */
+export function entryOfThisBuild(): string {
+  return new URL('../cli.js', import.meta.url).pathname;
+}
+
+export function readMeta(file: string): SessionMeta | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SessionMeta;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes what a dead session left: its socket and its meta file. */
+export function removeSession(dir: string, identity: string): void {
+  for (const file of [socketPath(dir, identity), metaPath(dir, identity)]) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Every session's meta in the folder (live or not: ask each). */
+export function listSessions(dir: string): SessionMeta[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith('.json')).flatMap((n) => readMeta(path.join(dir, n)) ?? []);
+}
+
+export type Reply = Record<string, unknown>;
+
+/**
+ * Sends one request and hands each reply line to `onLine` until the daemon
+ * closes the connection, or `onLine` returns true (the answer is complete:
+ * the connection is dropped without waiting for the daemon's end). Rejects with the socket's error (ENOENT,
+ * ECONNREFUSED: no daemon behind the socket) before anything was answered.
+ */
+export async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void): Promise<void> {
+  const net = await import('node:net');
+  await new Promise<void>((resolve, reject) => {
+    const connection = net.createConnection(socket);
+    let buffered = '';
+    connection.setEncoding('utf8');
+    connection.on('connect', () => connection.write(`${JSON.stringify(message)}\n`));
+    connection.on('data', (chunk: string) => {
+      buffered += chunk;
+      let end: number;
+      while ((end = buffered.indexOf('\n')) !== -1) {
+        const text = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        if (text !== '' && onLine(JSON.parse(text) as Reply) === true) {
+          connection.destroy();
+          resolve();
+          return;
+        }
+      }
+    });
+    connection.on('error', reject);
+    connection.on('close', () => resolve());
+  });
+}
+
+/** One request whose answer is one line. */
+export async function ask(socket: string, message: Reply): Promise<Reply | undefined> {
+  let answer: Reply | undefined;
+  await request(socket, message, (reply) => {
+    answer ??= reply;
+  });
+  return answer;
+}
+
+/** Flags and words a session does not serve: an ad-hoc server, help, stdin arguments, another era. */
+function servable(argv: readonly string[]): boolean {
+  if (process.env.MCPWIRE_NO_SESSION) return false;
+  return !argv.some((w) => w === '--' || w === '-' || w === '--help' || w === '-h' || w === '--url' || w.startsWith('--url=') || w === '--era' || w.startsWith('--era='));
+}
+
+/**
+ * Runs `command` in the running session for its config, printing what it
+ * prints; the exit status, or undefined when no session serves this
+ * command line (none running, a stale socket, now removed, or another
+ * build's): then the command runs as always.
+ */
+export async function runInSession(command: string, args: string[]): Promise<number | undefined> {
+  if (!servable(args)) return undefined;
+  const cwd = process.cwd();
+  const identity = identityOf(args, cwd);
+  if (identity === undefined) return undefined;
+  const dir = runtimeDir();
+  if (dir === undefined) return undefined;
+  const socket = socketPath(dir, identity);
+  if (!existsSync(socket)) return undefined;
+  const verbose = args.some((w) => w === '-v' || w === '--verbose');
+  const meta = readMeta(metaPath(dir, identity));
+  if (meta === undefined || meta.identity !== identity || meta.entry !== entryOfThisBuild()) {
+    if (verbose) process.stderr.write(`mcpwire: a session for this config runs another build of mcpwire (${meta?.entry ?? 'unknown'}); not using it\n`);
+    return undefined;
+  }
+  let status: number | undefined;
+  let fallback: string | undefined;
+  let printed = false;
+  // A reader that goes away (| head -1) ends the output quietly, as process.ts has it for the command.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  // What arrives in one chunk is written at once: a listing is one write, not one a row.
+  let stdout = '';
+  let stderr = '';
+  const flush = () => {
+    if (stdout !== '' && !process.stdout.destroyed) process.stdout.write(stdout);
+    if (stderr !== '' && !process.stderr.destroyed) process.stderr.write(stderr);
+    stdout = stderr = '';
+  };
+  try {
+    await request(socket, { op: 'run', argv: [command, ...args], cwd }, (reply) => {
+      if (stdout === '' && stderr === '') setImmediate(flush);
+      if (typeof reply.out === 'string') {
+        printed = true;
+        stdout += reply.out;
+      } else if (typeof reply.err === 'string') {
+        printed = true;
+        stderr += reply.err;
+      }
+      else if (typeof reply.exit === 'number') {
+        status = reply.exit;
+        flush();
+        return true;
+      }
+      else if (typeof reply.note === 'string' && verbose) process.stderr.write(`mcpwire: ${reply.note}\n`);
+      else if (typeof reply.fallback === 'string' || typeof reply.error === 'string') fallback = String(reply.fallback ?? reply.error);
+    });
+  } catch (error) {
+    flush();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ECONNREFUSED' && code !== 'ENOENT') {
+      // Anything else (a reset, a garbled line): before any output the command runs as without a session.
+      if (printed) {
+        process.stderr.write(`mcpwire: the session's connection failed during the command: ${(error as Error).message}\n`);
+        return 4;
+      }
+      if (verbose) process.stderr.write(`mcpwire: the session did not answer (${(error as Error).message}); starting the servers for this command\n`);
+      return undefined;
+    }
+    // The daemon died without cleaning up: its files go, and the command starts its servers itself.
+    removeSession(dir, identity);
+    if (verbose) process.stderr.write(`mcpwire: removed a stale session (pid ${meta.pid} is gone); starting the servers for this command\n`);
+    return undefined;
+  }
+  flush();
+  if (fallback !== undefined) {
+    // Nothing ran: the command runs as if there were no session, and says what is wrong itself.
+    if (verbose) process.stderr.write(`mcpwire: ${fallback}; starting the servers for this command\n`);
+    return undefined;
+  }
+  if (status === undefined) {
+    process.stderr.write('mcpwire: the session ended before the command finished (mcpwire session status shows whether it runs)\n');
+    return 4;
+  }
+  return status;
+}
