@@ -87,7 +87,8 @@ export class OAuthProvider implements HeaderProvider {
 
   async onChallenge(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; authorization?: string }): Promise<boolean> {
     if (challenge.url.origin !== this.origin) return false;
-    const params = bearerChallenge(challenge.wwwAuthenticate) ?? {};
+    const bearer = bearerChallenge(challenge.wwwAuthenticate);
+    const params = bearer ?? {};
     const sent = /^Bearer (.+)$/i.exec(challenge.authorization ?? '')?.[1];
     // A renewal under way (another request met the same 401) is waited for, not repeated.
     await Promise.allSettled([this.refreshing, this.authorizing]);
@@ -107,7 +108,14 @@ export class OAuthProvider implements HeaderProvider {
     // First 401 of this process: find the authorization server, and with it the credentials stored for it last time.
     let discovered = false;
     if (!this.asMeta) {
-      await this.discover(params.resource_metadata);
+      try {
+        // Without a Bearer challenge the server has not asked for OAuth: only metadata it publishes makes it so
+        // (no 2025-03-26 default endpoints then), and a plain 401 stays the caller's AuthError.
+        await this.discover(params.resource_metadata, bearer !== undefined);
+      } catch (error) {
+        if (bearer === undefined && nothingFound(error)) return false;
+        throw error;
+      }
       discovered = true;
       const stored = await this.tokens();
       if (stored && stored.access_token !== sent) return true;
@@ -165,7 +173,7 @@ export class OAuthProvider implements HeaderProvider {
   }
 
   /** The PRM and the AS metadata, checked (discovery.ts); remembered for the provider's life. */
-  private async discover(resourceMetadata: string | undefined): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
+  private async discover(resourceMetadata: string | undefined, allowLegacy = true): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
     const o = this.options;
     const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) };
     let prm: ProtectedResourceMetadata;
@@ -174,7 +182,7 @@ export class OAuthProvider implements HeaderProvider {
       prm = await discoverProtectedResource(o.serverUrl, resourceMetadata, discovery);
     } catch (error) {
       // No PRM at all (not one refused): a 2025-03-26 server, whose origin is its authorization server.
-      if (!nothingFound(error)) throw error;
+      if (!nothingFound(error) || !allowLegacy) throw error;
       meta = await legacyAuthorizationServer(o.serverUrl, discovery);
       prm = { resource: o.serverUrl, authorization_servers: [meta.issuer] };
       this.prm = prm;

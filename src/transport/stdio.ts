@@ -5,9 +5,8 @@
 // restart the server (the supervisor's job) nor handle the host's signals
 // (the host's: it calls close()).
 
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type crossSpawn from 'cross-spawn';
 import { ClosedError, type ClosedDetail } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { createLineFramer, DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
@@ -25,9 +24,16 @@ import type { Transport, TransportEnd, TransportHandlers } from './transport.js'
  * imported: it is most of the library's import time, and a host that only
  * talks HTTP never needs it.
  */
-let spawnModule: Promise<typeof crossSpawn> | undefined;
-export function loadSpawn(): Promise<typeof crossSpawn> {
-  return (spawnModule ??= import('cross-spawn').then((module) => module.default));
+/**
+ * cross-spawn's call, described with node:child_process's own types: the
+ * package's declarations name this module, and a consumer without
+ * @types/cross-spawn must still type-check against them.
+ */
+export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+let spawnModule: Promise<SpawnFunction> | undefined;
+export function loadSpawn(): Promise<SpawnFunction> {
+  return (spawnModule ??= import('cross-spawn').then((module) => module.default as unknown as SpawnFunction));
 }
 
 /** A stdio server's process as spawnServerProcess starts it: its group, when it got a pid. */
@@ -45,7 +51,7 @@ export interface SpawnedServer {
  * Returns the typed error instead when no spawn can be tried or spawn threw;
  * an 'error' the child emits before it has a pid goes through spawnFailure.
  */
-export function spawnServerProcess(spawn: typeof crossSpawn, params: StdioServerParams, argv: readonly string[], server: string, scrub: (text: string) => string): SpawnedServer | Error {
+export function spawnServerProcess(spawn: SpawnFunction, params: StdioServerParams, argv: readonly string[], server: string, scrub: (text: string) => string): SpawnedServer | Error {
   const invalid = checkSpawnParams(params, argv, server);
   if (invalid) return invalid;
   const [program, ...args] = argv as [string, ...string[]];
@@ -181,7 +187,7 @@ export class StdioTransport implements Transport {
     return loadSpawn().then((spawn) => this.launch(spawn));
   }
 
-  private launch(spawn: typeof crossSpawn): Promise<void> {
+  private launch(spawn: SpawnFunction): Promise<void> {
     // close() may have come while cross-spawn loaded: nothing is started then.
     if (this.ended || this.closingByUs) return Promise.reject(new ClosedError({ server: this.server }, { reason: 'closed' }));
     const spawned = spawnServerProcess(spawn, this.options, this.argv, this.server, (text) => this.scrub(text));
