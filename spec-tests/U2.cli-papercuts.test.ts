@@ -6,8 +6,9 @@
 // or tool, 3; 401/403 their own, 8, apart from unreachable, 4), item 10 (the JSON-argument message says what to do and
 // quotes nothing). A canary stands for the secret a user would type.
 
+import { runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -17,32 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { startHttpFixture } from '../src/testing/http-fixture.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 const echoServer = [process.execPath, path.join(root, 'examples', 'echo-server.mjs')];
 const CANARY = 'sk-live-CANARY-u2-7f3a9c';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs the CLI asynchronously (an HTTP fixture in this process must keep answering meanwhile). */
-function mcpwire(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-    child.stdin.end(input ?? '');
-  });
+/** The compiled CLI from the repository (helpers/cli.ts). */
+function mcpwire(args: string[], input?: string): Promise<CliRun> {
+  return runCli(args, input === undefined ? {} : { input });
 }
 
 describe('#18 item 2: a header or variable given on the command line is never echoed', () => {

@@ -4,8 +4,8 @@
 // names, descriptions, permissions and bridges); `call` takes those names,
 // a bridge's too; `--names kaged|kestrel|raw` works for any config.
 
+import { runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -15,33 +15,14 @@ import { everythingServerPath } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 const echoScript = path.join(root, 'examples', 'echo-server.mjs');
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
+
+function mcpwire(args: string[], cwd: string): Promise<CliRun> {
+  return runCli(args, { cwd, env: { MCPWIRE_USER_CONFIG: path.join(cwd, 'no-user-file.json') } });
 }
 
-function mcpwire(args: string[], cwd: string): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, MCPWIRE_USER_CONFIG: path.join(cwd, 'no-user-file.json') };
-  delete env.MCPWIRE_CONFIG;
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => {
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
-
-function ok(run: Run, what: string): void {
+function ok(run: CliRun, what: string): void {
   assert.equal(run.status, 0, `${what}: exit ${run.status}; stderr: ${run.stderr}`);
 }
 

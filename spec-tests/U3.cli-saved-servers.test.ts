@@ -7,8 +7,8 @@
 // holds: it must never land in a file mcpwire writes, nor in its output.
 // `tools TOOL` (item 4) shows one tool of the real server-everything.
 
+import { runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -17,17 +17,11 @@ import { everythingServerPath } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 const echoScript = path.join(root, 'examples', 'echo-server.mjs');
 const CANARY = 'sk-live-CANARY-u3-5d1e77aa';
 /** A secret that does not look like one (no prefix, short): only its name says what it is. */
 const PLAIN_CANARY = 'plainCanaryU3';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface Where {
   cwd: string;
@@ -36,21 +30,8 @@ interface Where {
   env?: NodeJS.ProcessEnv;
 }
 
-function mcpwire(args: string[], where: Where): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, MCPWIRE_USER_CONFIG: where.user, ...where.env };
-  delete env.MCPWIRE_CONFIG;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => {
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function mcpwire(args: string[], where: Where): Promise<CliRun> {
+  return runCli(args, { cwd: where.cwd, env: { MCPWIRE_USER_CONFIG: where.user, ...where.env } });
 }
 
 function folders(t: { after(fn: () => void): void }, label: string): Where {
@@ -60,11 +41,11 @@ function folders(t: { after(fn: () => void): void }, label: string): Where {
   return { cwd, user: path.join(dir, 'config', 'mcpwire', 'mcpwire.json') };
 }
 
-function ok(run: Run, what: string): void {
+function ok(run: CliRun, what: string): void {
   assert.equal(run.status, 0, `${what}: exit ${run.status}; stderr: ${run.stderr}`);
 }
 
-function noCanary(run: Run, ...files: string[]): void {
+function noCanary(run: CliRun, ...files: string[]): void {
   for (const secret of [CANARY, PLAIN_CANARY]) {
     assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), `the secret was printed: ${run.stdout}${run.stderr}`);
     for (const file of files) if (existsSync(file)) assert.ok(!readFileSync(file, 'utf8').includes(secret), `the secret was written into ${file}`);

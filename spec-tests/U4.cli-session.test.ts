@@ -6,8 +6,9 @@
 // changed config is reloaded. Completion scripts are sourced in a real bash.
 // Every test stops what it started; bounds are generous (a loaded machine).
 
+import { BIN as bin, runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,16 +19,10 @@ import { userFile } from '../src/cli/session-client.js';
 import { until } from '../src/testing/http-fixture.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 const echoServer = path.join(root, 'examples', 'echo-server.mjs');
 const everything = path.join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const CANARY = 'sk-live-CANARY-u4-51e2';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface SessionStatus {
   pid: number;
@@ -48,20 +43,8 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...rest, MCPWIRE_RUNTIME_DIR: runtime, MCPWIRE_USER_CONFIG: path.join(work, 'user', 'mcpwire.json'), ...extra };
 }
 
-function mcpwire(args: string[], extra: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: project, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function mcpwire(args: string[], extra: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { cwd: project, env: env(extra), timeoutMs: 120_000 });
 }
 
 function alive(pid: number): boolean {

@@ -6,8 +6,8 @@
 // literal @); `--save DIR` decodes images, audio and blobs into files and
 // says where; `--output FILE` writes what would be printed to FILE.
 
+import { runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,31 +16,13 @@ import { fileURLToPath } from 'node:url';
 import { everythingServerPath } from './helpers/interop.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 const KINDS = ['--', process.execPath, path.join(root, 'spec-tests', 'fixtures', 'content-kinds-server.mjs')];
 const EVERYTHING = ['--', process.execPath, everythingServerPath(), 'stdio'];
 const CANARY = 'sk-live-CANARY-u5-91b2e4';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function mcpwire(args: string[], cwd = root): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function mcpwire(args: string[], cwd = root): Promise<CliRun> {
+  return runCli(args, { cwd, timeoutMs: 90_000 });
 }
 
 function tempDir(t: TestContext): string {
@@ -50,7 +32,7 @@ function tempDir(t: TestContext): string {
 }
 
 /** The arguments the `typed` fixture tool received, from `call --json`. */
-function received(run: Run): Record<string, unknown> {
+function received(run: CliRun): Record<string, unknown> {
   assert.equal(run.status, 0, run.stderr);
   return (JSON.parse(run.stdout) as { result: { structuredContent: { received: Record<string, unknown> } } }).result.structuredContent.received;
 }

@@ -5,41 +5,18 @@
 // login, `auth status` without any token value, `logout`, and `tools` again
 // saying to log in (exit 8). The credentials file is a temp file, mode 0600.
 
+import { runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startOAuthFixture } from '../src/testing/oauth-fixture.js';
 import { tempDir } from './helpers/temp.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = path.join(root, 'bin', 'mcpwire.js');
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function mcpwire(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      onStderr?.(stderr);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function mcpwire(args: string[], env: Record<string, string>, onStderr?: (text: string) => void): Promise<CliRun> {
+  return runCli(args, { env, ...(onStderr ? { onStderr } : {}) });
 }
 
 describe('#19: mcpwire login, then every command uses the token', () => {

@@ -10,6 +10,7 @@ import type { JsonObject } from '../client/results.js';
 import type { ToolDefinition } from '../toolsource/registry.js';
 import { BRIDGE_TOOLS, describePrompt, describeResource, kestrelAgentNames, kestrelDescription, type BridgeName } from '../toolsource/kestrel/agent-names.js';
 import type { Approval } from '../toolsource/kestrel/config.js';
+import type { KestrelTool } from '../toolsource/kestrel/plugin.js';
 import type { Session } from './session.js';
 import { UsageError } from './usage.js';
 
@@ -25,17 +26,8 @@ export function nameScheme(session: Session): NameScheme | undefined {
   return session.source.config.format === 'kestrel' ? 'kestrel' : undefined;
 }
 
-/** A tool as a Kestrel agent sees it (the plugin's KestrelTool without execute); `definition` for a server's tool, a stand-in for a bridge. */
-export interface AgentTool {
-  name: string;
-  description: string;
-  category: 'mcp';
-  permission: Approval;
-  parameters: JsonObject;
-  server: string;
-  tool: string;
-  bridge: BridgeName | undefined;
-}
+/** A tool as a Kestrel agent sees it: the plugin's KestrelTool without execute (the CLI calls through its own session). */
+export type AgentTool = Omit<KestrelTool, 'execute'>;
 
 /** Each server's `approval` in a Kestrel config (`ask` unless set); another format has none: Kestrel's default, `ask`. */
 async function approvals(session: Session): Promise<ReadonlyMap<string, Approval>> {

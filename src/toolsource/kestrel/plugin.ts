@@ -64,7 +64,7 @@ export interface KestrelTool {
   server: string;
   /** The MCP tool's own name; for a bridge tool, which bridge. */
   tool: string;
-  bridge: 'list_resources' | 'read_resource' | 'list_prompts' | 'get_prompt' | undefined;
+  bridge: BridgeName | undefined;
   execute(args?: JsonObject, options?: { signal?: AbortSignal }): Promise<KestrelToolResult>;
 }
 
