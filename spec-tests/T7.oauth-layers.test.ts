@@ -14,6 +14,7 @@ import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { connect, headlessAuthorizer, MemoryCredentialStore } from '../src/index.js';
 import { startOAuthFixture, type OAuthFixture } from '../src/testing/oauth-fixture.js';
+import { openKestrelMcp } from '../src/toolsource/kestrel/plugin.js';
 import { openToolSource } from '../src/toolsource/tool-source.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -64,5 +65,34 @@ describe('#19: OAuth through the tool source and connect()', () => {
     const client = await connect({ transport: 'streamable-http', url: f.url, protocolEra: 'legacy', oauth: { store: new MemoryCredentialStore(), authorize: headlessAuthorizer() } });
     t.after(() => client.close());
     assert.equal(text(await client.callTool('echo', { text: 'bare' })), 'bare');
+  });
+});
+
+describe('#19: OAuth in a Kestrel config', () => {
+  test('K1/T4: "oauth": {scopes} on a url server, the host\'s authorizer through openKestrelMcp({ oauth }): mcp__docs__echo answers; without one the server offers nothing', async (t) => {
+    const f = await fixture(t);
+    const plugin = { servers: { docs: { url: f.url, protocolEra: 'legacy', approval: 'auto', oauth: { scopes: ['mcp:tools'] } } } };
+    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+    const daemon = await openKestrelMcp({ config: { plugin }, logger: quiet, oauth: { store: new MemoryCredentialStore() } });
+    t.after(() => daemon.close());
+    assert.equal(daemon.status()[0]!.state, 'needs-auth');
+    assert.deepEqual(daemon.agentTools(), []);
+
+    const host = await openKestrelMcp({ config: { plugin }, logger: quiet, oauth: { store: new MemoryCredentialStore(), authorize: headlessAuthorizer() } });
+    t.after(() => host.close());
+    const echo = host.agentTools().find((tool) => tool.name === 'mcp__docs__echo');
+    assert.ok(echo, host.agentTools().map((tool) => tool.name).join(', '));
+    assert.deepEqual(await echo.execute({ text: 'kestrel oauth' }).then((r) => [r.isError, r.content]), [false, 'kestrel oauth']);
+  });
+
+  test('C4: "oauth" is checked: on a command it skips the server with the reason; a clientSecret from ${NAME} is a secret', async () => {
+    const { readKestrelConfig } = await import('../src/toolsource/kestrel/config.js');
+    const config = readKestrelConfig(
+      { servers: { local: { command: 'x', oauth: true }, remote: { url: 'https://mcp.example.com/mcp', oauth: { clientId: 'id-1', clientSecret: '${T7_SECRET}' } } } },
+      { env: { T7_SECRET: 'sek-CANARY-t7' } },
+    );
+    assert.match(config.skipped.find((s) => s.server === 'local')!.reason, /"oauth" applies to a remote server/);
+    assert.deepEqual((config.source.servers.find((s) => s.key === 'remote')!.params as { oauth?: unknown }).oauth, { clientId: 'id-1', clientSecret: 'sek-CANARY-t7' });
+    assert.ok(config.source.secrets.includes('sek-CANARY-t7'));
   });
 });

@@ -8,6 +8,7 @@
 // by the config readers' one interpolation: the transport sends values as
 // written.
 
+import type { OAuthSettings } from '../../auth/settings.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerParams } from '../../client/connect.js';
@@ -118,11 +119,38 @@ export function readKestrelConfig(block: unknown, where: KestrelReadOptions = {}
 }
 
 /** The keys a Kestrel server takes, for a "did you mean" when neither command nor url is there. */
-const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra'];
+const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra', 'oauth'];
 
 interface ReadContext {
   env: Readonly<Record<string, string | undefined>>;
   secrets: Set<string>;
+}
+
+/** A server's `oauth`: absent, `true` (the flow with no settings), or an object of scopes and a pre-registered client. */
+function readOAuth(raw: unknown, root: string, ctx: ReadContext): OAuthSettings | undefined | string {
+  if (raw === undefined || raw === false) return undefined;
+  if (raw === true) return {};
+  if (!isObject(raw)) return '"oauth" must be true or an object {scopes, clientId, clientSecret}';
+  const unknown = Object.keys(raw).filter((k) => !['scopes', 'clientId', 'clientSecret'].includes(k));
+  if (unknown.length > 0) return `"oauth" takes scopes, clientId and clientSecret, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`;
+  const settings: OAuthSettings = {};
+  if (raw.scopes !== undefined) {
+    if (!Array.isArray(raw.scopes) || !raw.scopes.every((s) => typeof s === 'string')) return '"oauth.scopes" must be a list of strings';
+    settings.scopes = raw.scopes as string[];
+  }
+  for (const key of ['clientId', 'clientSecret'] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return `"oauth.${key}" must be a string`;
+    // ${NAME} from the environment, as in headers; the secret joins the values every output is scrubbed of.
+    const resolved = resolveHeaders({ [key]: value }, root, ctx);
+    if (typeof resolved === 'string') return resolved.replace(/headers?/g, 'oauth');
+    const got = resolved[key];
+    if (got === undefined || got === '') continue;
+    settings[key] = got;
+    if (key === 'clientSecret') ctx.secrets.add(got);
+  }
+  return settings;
 }
 
 /** One server, or why it is skipped. */
@@ -150,7 +178,12 @@ function readServer(name: string, raw: unknown, root: string, ctx: ReadContext):
     const headers = resolveHeaders(written, root, ctx);
     if (typeof headers === 'string') return headers;
     params = { transport: 'streamable-http', url: entry.url as string, headers, server: name };
+    // mcpwire's `oauth` (#19): true, or {scopes, clientId, clientSecret} with ${NAME} resolved like headers.
+    const oauth = readOAuth(entry.oauth, root, ctx);
+    if (typeof oauth === 'string') return oauth;
+    if (oauth) params.oauth = oauth;
   } else {
+    if (entry.oauth !== undefined) return '"oauth" applies to a remote server (url), not to a command';
     const fields = commandFields(entry);
     if (isProblem(fields)) return reason(fields);
     const env = stringMap(entry, 'env');

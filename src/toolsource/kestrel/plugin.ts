@@ -19,7 +19,7 @@ import { ConfigError, McpClientError, TimeoutError, UnknownToolError } from '../
 import { unknownToolError } from '../unknown-tool.js';
 import { BRIDGE_TOOLS, describePrompt, describeResource, kestrelAgentNames, kestrelDescription, kestrelName, type BridgeName } from './agent-names.js';
 import type { Clock, RestartPolicy, ServerStatus } from '../supervisor.js';
-import { openToolSource, type ToolSource } from '../tool-source.js';
+import { openToolSource, type ToolSource, type ToolSourceOptions } from '../tool-source.js';
 import { loadKestrelConfigFile, readKestrelConfig, type Approval, type KestrelConfig } from './config.js';
 import { flattenContent, flattenResource, renderPrompt } from './flatten.js';
 import { CallAttribution, samplingHandler, type Sampler } from './sampling.js';
@@ -49,6 +49,13 @@ export interface KestrelMcpOptions {
   };
   clock?: Clock;
   restart?: Partial<RestartPolicy>;
+  /**
+   * For servers whose config says `"oauth"` (mcpwire's key, #19): where
+   * their credentials are kept and who takes the user through a login (see
+   * ToolSourceOptions.oauth). Without `authorize`, a server that needs a
+   * login is `needs-auth` and offers nothing until the host has one done.
+   */
+  oauth?: ToolSourceOptions['oauth'];
 }
 
 /** A tool as the agent sees it. */
@@ -186,6 +193,7 @@ export class KestrelMcp {
       rediscover,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       ...(this.options.restart ? { restart: this.options.restart } : {}),
+      ...(this.options.oauth ? { oauth: this.options.oauth } : {}),
       // The tap costs a call per message: only a host that samples needs it.
       ...(this.sampling ? { client: { onWire: this.attribution.observe } } : {}),
       serverHandlers: (key) => ({
