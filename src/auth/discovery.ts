@@ -16,6 +16,7 @@
 // - bodies are bounded, and every fetch has a deadline.
 
 import { OAuthError, type ErrorSite } from '../errors.js';
+import { boundedText } from './json-body.js';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -169,7 +170,7 @@ async function getJson(target: string, serverUrl: string, options: DiscoveryOpti
       await response.body?.cancel();
       return { missing: `${url} answered HTTP ${response.status}` };
     }
-    const text = await boundedText(response);
+    const text = await boundedText(response, MAX_METADATA_BYTES);
     if (text === undefined) return { missing: `${url} sent more than ${MAX_METADATA_BYTES} bytes` };
     try {
       const value: unknown = JSON.parse(text);
@@ -179,24 +180,6 @@ async function getJson(target: string, serverUrl: string, options: DiscoveryOpti
     }
     return { missing: `${url} did not answer a JSON object` };
   }
-}
-
-async function boundedText(response: Response): Promise<string | undefined> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_METADATA_BYTES) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether discovery found nothing (as against finding something it refused). */

@@ -7,6 +7,7 @@
 
 import { OAuthError, type ErrorSite } from '../errors.js';
 import type { AuthorizationServerMetadata, FetchLike } from './discovery.js';
+import { jsonObjectBody, oauthErrorCode } from './json-body.js';
 import { chooseAuthMethod, type ClientAuthMethod, type OAuthClientCredentials } from './tokens.js';
 
 export interface ClientIdentity {
@@ -28,6 +29,7 @@ export interface RegistrationOptions {
 export type RegisteredClient = OAuthClientCredentials & { redirect_uris: string[]; how: 'pre-registered' | 'metadata-document' | 'dynamic' };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+const MAX_REGISTRATION_RESPONSE_BYTES = 64 * 1024;
 
 export async function obtainClient(meta: AuthorizationServerMetadata, redirectUri: string, identity: ClientIdentity, options: RegistrationOptions = {}): Promise<RegisteredClient> {
   const site = options.site ?? { server: '' };
@@ -64,15 +66,9 @@ export async function obtainClient(meta: AuthorizationServerMetadata, redirectUr
   } catch (error) {
     throw new OAuthError(site, 'registration', `client registration at ${new URL(meta.registration_endpoint).origin} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  let json: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse((await response.text()).slice(0, 64 * 1024));
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
-  } catch {
-    json = undefined;
-  }
+  const json = await jsonObjectBody(response, MAX_REGISTRATION_RESPONSE_BYTES);
   if (!response.ok || !json || typeof json.client_id !== 'string') {
-    const code = typeof json?.error === 'string' && /^[\x20-\x7e]{1,64}$/.test(json.error) ? json.error : response.ok ? 'no client_id in the answer' : `HTTP ${response.status}`;
+    const code = oauthErrorCode(json) ?? (response.ok ? 'no client_id in the answer' : `HTTP ${response.status}`);
     throw new OAuthError(site, 'registration', `the authorization server refused client registration (${code})`);
   }
   const secret = typeof json.client_secret === 'string' ? json.client_secret : undefined;

@@ -25,9 +25,19 @@ interface Seen {
 let server: Server;
 let endpoint: string;
 const seen: Seen[] = [];
+/** 64 KiB chunks the endless body got out before the client hung up. */
+let endlessSent = 0;
 
 before(async () => {
   server = createServer(async (req, res) => {
+    if (req.url === '/endless') {
+      // A body that does not end (bounded here at 64 MiB): the client must stop reading, not wait for it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      for (endlessSent = 0; endlessSent < 1024 && !res.destroyed; endlessSent++) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      res.end();
+      return;
+    }
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const form = new URLSearchParams(raw);
@@ -99,6 +109,14 @@ describe('the refresh', () => {
     assert.deepEqual(tokens, { access_token: 'at-2', token_type: 'Bearer' });
     await assert.rejects(refreshTokens(endpoint, { client_id: 'client-1', token_endpoint_auth_method: 'none' }, { refreshToken: 'revoked' }), /refused the refresh_token grant \(invalid_grant\)/);
   });
+});
+
+test('a token endpoint whose body does not end is read no further than 64 KiB, and refused', async () => {
+  const client: OAuthClientCredentials = { client_id: 'client-1', token_endpoint_auth_method: 'none' };
+  await assert.rejects(exchangeCode(endpoint.replace('/token', '/endless'), client, grant), /refused the authorization_code grant \(an answer without an access_token\)/);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Socket buffers let a few MiB out before the hang-up lands; reading it all would have taken the whole 64 MiB.
+  assert.ok(endlessSent < 256, `the client read ${endlessSent} chunks of 64 KiB`);
 });
 
 test('the method for a pre-registered client: none without a secret; basic unless the AS lists only post', () => {

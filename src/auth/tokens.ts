@@ -7,6 +7,7 @@
 
 import { OAuthError, type ErrorSite } from '../errors.js';
 import type { FetchLike } from './discovery.js';
+import { jsonObjectBody, oauthErrorCode } from './json-body.js';
 
 /** How the client proves itself at the token endpoint (RFC 7591 §2 token_endpoint_auth_method). */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -90,17 +91,10 @@ async function tokenRequest(endpoint: string, client: OAuthClientCredentials, bo
   } catch (error) {
     throw new OAuthError(site, 'token', `the token request (${grant}) to ${new URL(endpoint).origin} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const text = await response.text().then((t) => t.slice(0, MAX_TOKEN_RESPONSE_BYTES));
-  let json: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
-  } catch {
-    json = undefined;
-  }
+  const json = await jsonObjectBody(response, MAX_TOKEN_RESPONSE_BYTES);
   if (!response.ok || !json || typeof json.access_token !== 'string') {
     // RFC 6749 §5.2: `error` is an ASCII code; the description is the AS's words (never our secrets), capped.
-    const code = typeof json?.error === 'string' && /^[\x20-\x7e]{1,64}$/.test(json.error) ? json.error : undefined;
+    const code = oauthErrorCode(json);
     // The AS may echo what it was sent (a code, a refresh token): those are cut out of its words before they are shown.
     const sent = [body.get('code'), body.get('code_verifier'), body.get('refresh_token'), client.client_secret].filter((v): v is string => typeof v === 'string' && v !== '');
     const said = typeof json?.error_description === 'string' ? sent.reduce((text, secret) => text.split(secret).join('[redacted]'), json.error_description) : undefined;
