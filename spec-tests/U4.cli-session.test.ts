@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { userConfigPath } from '../src/cli/saved.js';
-import { userFile } from '../src/cli/session-client.js';
+import sessionClient from '../src/cli/session-client.cjs';
 import { until } from '../src/testing/http-fixture.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -308,7 +308,7 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
 
   test('U1: the session client finds the user\'s file where saved.ts does', () => {
     for (const env of [{ MCPWIRE_USER_CONFIG: 'rel/x.json' }, { XDG_CONFIG_HOME: '/xdg' }, { XDG_CONFIG_HOME: 'relative' }, {}] as NodeJS.ProcessEnv[]) {
-      assert.equal(userFile(env), userConfigPath(env), JSON.stringify(env));
+      assert.equal(sessionClient.userFile(env), userConfigPath(env), JSON.stringify(env));
     }
   });
 

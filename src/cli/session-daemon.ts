@@ -21,9 +21,13 @@ import { reportFailure } from './failure.js';
 import { parseCommandLine, type CommandLine } from './options.js';
 import { err, redirectOutput } from './process.js';
 import { configuredValues, failureOf, shareSource } from './session.js';
-import { ask, configArgs, entryOfThisBuild, identityOf, userFile, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
+import sessionClient from './session-client.cjs';
 import { withCliOAuth } from './oauth-defaults.js';
 import { resolveConfig } from './target.js';
+
+const { ask, configArgs, entryOfThisBuild, identityOf, userFile, metaPath, removeSession, runtimeDir, socketPath } = sessionClient;
+type Reply = Parameters<typeof ask>[1];
+type SessionMeta = NonNullable<ReturnType<typeof sessionClient.readMeta>>;
 
 type Command = (args: string[]) => Promise<number>;
 
