@@ -47,6 +47,8 @@ export interface OAuthSettings {
   idp?: { tokenEndpoint: string; clientId: string; clientSecret?: string; idToken: TokenSource };
   /** DPoP-bound tokens (RFC 9449): true always, false never; unset, when the server asks for them. */
   dpop?: boolean;
+  /** A fixed port for the login's loopback receiver (a pre-registered client whose redirect URI names one); default: any free port. */
+  callbackPort?: number;
 }
 
 /**
