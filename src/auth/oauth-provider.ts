@@ -29,7 +29,7 @@ import { checkMachineGrant, machineTokens, type MachineGrant } from './machine.j
 import { discoverAuthorizationServer, discoverProtectedResource, legacyAuthorizationServer, nothingFound, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
 import { createPkce, createState, stateMatches } from './pkce.js';
 import { obtainClient, type ClientIdentity, type RegisteredClient } from './registration.js';
-import { credentialKey, type CredentialStore, type StoredCredentials } from './store.js';
+import { credentialKey, resourceOfKey, type CredentialStore, type StoredCredentials } from './store.js';
 import { exchangeCode, refreshTokens, type TokenRequestOptions, type TokenSet } from './tokens.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
@@ -113,7 +113,10 @@ export class OAuthProvider implements HeaderProvider {
     const tokens = await this.tokens();
     if (!tokens) return {};
     if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= Date.now()) {
-      if (tokens.refresh_token) await this.refresh();
+      // Taken from the store before any discovery (a new process): the token endpoint is found first. A failure
+      // here is left to the 401 the stale token will meet, whose handling discovers again and reports it.
+      if (!this.asMeta && (tokens.refresh_token || this.options.machine)) await this.discover(undefined).catch(() => undefined);
+      if (this.current?.tokens?.refresh_token) await this.refresh();
       // A machine client has no refresh token to spend (client_credentials issues none): it runs its grant again.
       else if (this.options.machine && this.asMeta) await this.authorize(undefined, undefined, true).catch(() => {});
     }
@@ -194,11 +197,33 @@ export class OAuthProvider implements HeaderProvider {
   /** The stored tokens for this server (looked up once the issuer is known), or undefined. */
   private async tokens(): Promise<TokenSet | undefined> {
     if (this.current) return this.current.tokens;
-    if (!this.issuer) return undefined;
-    const stored = (await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined;
+    const stored = this.issuer ? ((await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined) : await this.onlyStoredEntry();
+    if (!stored) return undefined;
     // A DPoP-bound token (and its refresh token) is bound to a key another process made and took with it: of no use here.
     this.current = stored?.tokens?.token_type === 'DPoP' && stored.tokens.dpop_jkt !== this.dpopKey?.thumbprint ? { issuer: stored.issuer, ...(stored.client ? { client: stored.client } : {}) } : stored;
     return this.current?.tokens;
+  }
+
+  /**
+   * Before the issuer is known (a new process: the next CLI command, a
+   * reconnect), the one entry stored for exactly this resource: its token is
+   * sent from the first request on, instead of meeting a 401 and running
+   * discovery each time. It was obtained for this resource and goes only to
+   * its origin; discovery, when it runs, drops it if the issuer it finds is
+   * another (discover()). Two entries (two issuers) are left to discovery.
+   */
+  private async onlyStoredEntry(): Promise<StoredCredentials | undefined> {
+    const keys = (await this.options.store.keys?.()) ?? [];
+    const mine = keys.filter((k) => resourceOfKey(k) === this.options.serverUrl);
+    if (mine.length !== 1) return undefined;
+    const stored = (await this.options.store.get(mine[0]!)) ?? undefined;
+    return stored?.tokens && credentialKey(this.options.serverUrl, stored.issuer) === mine[0] ? stored : undefined;
+  }
+
+  /** The issuer discovery found: credentials taken for another one (the server moved, SEP-2352) are not this one's. */
+  private settleIssuer(issuer: string): void {
+    this.issuer = issuer;
+    if (this.current && this.current.issuer !== issuer) this.current = undefined;
   }
 
   /** One refresh at a time; true when a new access token was obtained. */
@@ -210,7 +235,8 @@ export class OAuthProvider implements HeaderProvider {
   private async doRefresh(): Promise<boolean> {
     const stored = this.current;
     const refreshToken = stored?.tokens?.refresh_token;
-    if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint) return false;
+    // Only at the AS that issued it: a refresh token is never shown to another.
+    if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint || stored.issuer !== this.issuer) return false;
     try {
       const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.prm?.resource ?? this.options.serverUrl }, this.tokenOptions());
       // A refresh that rotates nothing keeps the refresh token it used; the new set is stored before it is used.
@@ -246,7 +272,7 @@ export class OAuthProvider implements HeaderProvider {
       meta = await legacyAuthorizationServer(o.serverUrl, discovery);
       prm = { resource: o.serverUrl, authorization_servers: [meta.issuer] };
       this.prm = prm;
-      this.issuer = meta.issuer;
+      this.settleIssuer(meta.issuer);
       this.asMeta = meta;
       return { prm, meta, issuer: meta.issuer };
     }
@@ -256,7 +282,7 @@ export class OAuthProvider implements HeaderProvider {
     // RFC 9728 §2: a resource that accepts only DPoP-bound tokens says so.
     if (prm.dpop_bound_access_tokens_required === true && o.dpop !== false) this.dpopKey ??= new DpopKey();
     this.prm = prm;
-    this.issuer = issuer;
+    this.settleIssuer(issuer);
     this.asMeta = meta;
     return { prm, meta, issuer };
   }
