@@ -114,6 +114,7 @@ describe('A1: client_credentials (#19 item 1)', () => {
     await assert.rejects(open(t, f, { grant: 'client_credentials', clientId: 'a' }), /needs oauth.clientSecret or oauth.privateKey/);
     assert.throws(() => grantOptions({ clientSecret: 's', privateKey: key }), /for machine clients: set oauth.grant/);
     assert.throws(() => grantOptions({ grant: 'password' as never }), /oauth.grant must be authorization_code, client_credentials or jwt_bearer/);
+    await assert.rejects(open(t, f, { grant: 'jwt_bearer', clientId: 'a', idp: { tokenEndpoint: 'http://idp.example.com/token', clientId: 'i', idToken: key } }), /must be an https URL \(http only to loopback\): the ID token is sent there/);
     assert.equal(f.requests.length, 0, 'nothing was sent');
   });
 });
@@ -145,6 +146,37 @@ describe('A1: the JWT-bearer grant (#19 item 1)', () => {
       assert.match(error.message, /invalid_grant/);
       assert.match(error.message, /\[redacted\]/, 'the AS quoted the assertion: its words are shown without it');
       assertNoSecret(error, [jwt]);
+      return true;
+    });
+  });
+});
+
+describe('A1: Enterprise-Managed Authorization (SEP-990, #19 item 1)', () => {
+  test('A1: the ID token exchanged at the IdP for an ID-JAG (audience the issuer, resource the server), then the JWT-bearer grant; the ID token only to the IdP, the ID-JAG only to the AS', async (t) => {
+    const idToken = canary('idtoken');
+    const f = await fixture(t, { idpIdTokens: [idToken] });
+    const client = await open(t, f, { grant: 'jwt_bearer', clientId: 'mcp-client', idp: { tokenEndpoint: `${f.base}/idp/token`, clientId: 'idp-client', idToken } });
+    assert.equal(text(await client.callTool('echo', { text: 'enterprise' })), 'enterprise');
+    const exchange = f.requests.find((r) => r.path === '/idp/token')!;
+    assert.equal(new URLSearchParams(exchange.body).get('subject_token'), idToken);
+    const grant = new URLSearchParams(f.requests.find((r) => r.path === '/as/token')!.body);
+    assert.equal(grant.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
+    const jag = grant.get('assertion')!;
+    assert.match(jag, /^jag-/);
+    for (const r of f.requests) {
+      if (r.path !== '/idp/token') assert.ok(!r.body.includes(idToken), `the ID token went to ${r.path}`);
+      if (r.path !== '/as/token') assert.ok(!`${r.body}${r.authorization ?? ''}`.includes(jag), `the ID-JAG went to ${r.path}`);
+    }
+    assertWhereThingsWent(f, []);
+  });
+
+  test('A1: an ID token the IdP refuses (and echoes) fails with an OAuthError without it', async (t) => {
+    const idToken = canary('idtoken');
+    const f = await fixture(t, { idpIdTokens: [] });
+    await assert.rejects(open(t, f, { grant: 'jwt_bearer', clientId: 'mcp-client', idp: { tokenEndpoint: `${f.base}/idp/token`, clientId: 'idp-client', idToken } }), (error) => {
+      assert.ok(error instanceof OAuthError, String(error));
+      assert.match(error.message, /invalid_grant/);
+      assertNoSecret(error, [idToken]);
       return true;
     });
   });

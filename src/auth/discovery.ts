@@ -119,7 +119,7 @@ export function isInternalHost(hostname: string): boolean {
   return false;
 }
 
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }

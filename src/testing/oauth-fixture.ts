@@ -36,6 +36,8 @@ export interface OAuthFixtureOptions {
   machineClients?: Record<string, { secret?: string; publicKey?: KeyObject }>;
   /** JWT-bearer assertions the token endpoint accepts (RFC 7523 §2.1); each other one is invalid_grant. */
   acceptAssertions?: readonly string[];
+  /** An enterprise IdP at /idp/token: token exchange (RFC 8693) of one of these ID tokens for an ID-JAG the AS then accepts. */
+  idpIdTokens?: readonly string[];
   /** Issue only DPoP-bound tokens (RFC 9449) and require a valid proof with each at the MCP endpoint. */
   dpop?: boolean;
   /** With dpop: the MCP endpoint wants this nonce in each proof (a use_dpop_nonce 401 with DPoP-Nonce otherwise). */
@@ -75,6 +77,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const refresh = new Map<string, { scope: string }>();
   const clients = new Set<string>();
   const jtis: string[] = [];
+  const jags = new Set<string>();
   /** The DPoP key thumbprint each bound access token was issued to. */
   const bound = new Map<string, string>();
   let base = '';
@@ -175,7 +178,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
           return json(200, issue(form.get('scope') ?? '', true, jkt));
         }
         if (grantType === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
-          if (!options.acceptAssertions?.includes(form.get('assertion') ?? '')) return json(400, { error: 'invalid_grant', error_description: `assertion ${form.get('assertion')} is not accepted` });
+          if (!options.acceptAssertions?.includes(form.get('assertion') ?? '') && !jags.has(form.get('assertion') ?? '')) return json(400, { error: 'invalid_grant', error_description: `assertion ${form.get('assertion')} is not accepted` });
           return json(200, issue(form.get('scope') ?? '', true, jkt));
         }
         if (grantType === 'authorization_code') {
@@ -192,6 +195,14 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
           return json(200, issue(old.scope, false, jkt));
         }
         return json(400, { error: 'unsupported_grant_type' });
+      }
+      case '/idp/token': {
+        const form = new URLSearchParams(raw);
+        const ok = form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:token-exchange' && form.get('requested_token_type') === 'urn:ietf:params:oauth:token-type:id-jag' && form.get('audience') === `${base}/as` && form.get('resource') === `${base}/mcp`;
+        if (!ok || !options.idpIdTokens?.includes(form.get('subject_token') ?? '')) return json(400, { error: 'invalid_grant', error_description: `subject_token ${form.get('subject_token')} refused` });
+        const jag = `jag-${randomBytes(8).toString('hex')}`;
+        jags.add(jag);
+        return json(200, { access_token: jag, issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A', expires_in: 300 });
       }
       case '/mcp': {
         const [, scheme, token] = /^(Bearer|DPoP) (.+)$/.exec(req.headers.authorization ?? '') ?? [];
