@@ -177,4 +177,27 @@ describe('#19: mcpwire login, then every command uses the token', () => {
       }
     }
   });
+
+  test('U6/A1 (#19 items 1–2): a machine client from the mcpServers "oauth" key: tools and call through the CLI with no login at all, the secret from ${env:…} never printed', async (t) => {
+    const secret = `sek-CANARY-u6-${Date.now()}`;
+    const f = await startOAuthFixture({ machineClients: { 'svc-cli': { secret } } });
+    t.after(() => f.close());
+    const dir = tempDir(t, 'u6m');
+    const config = path.join(dir, 'mcpwire.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { svc: { type: 'http', url: f.url, oauth: { grant: 'client_credentials', clientId: 'svc-cli', clientSecret: '${env:U6_SVC_SECRET}' } } } }));
+    const env = { MCPWIRE_CREDENTIALS: path.join(dir, 'credentials.json'), MCPWIRE_NO_BROWSER: '1', MCPWIRE_USER_CONFIG: path.join(dir, 'no-user.json'), U6_SVC_SECRET: secret };
+    const tools = await mcpwire(['tools', '--config', config], env);
+    assert.equal(tools.status, 0, tools.stderr);
+    assert.match(tools.stdout, /echo\(/);
+    const call = await mcpwire(['call', 'echo', 'text=machine', '--config', config], env);
+    assert.equal(call.stdout, 'machine\n', call.stderr);
+    assert.equal(f.count('/as/authorize'), 0, 'no login');
+    assert.equal(f.count('/as/token'), 1, 'the second command used the stored token');
+    for (const run of [tools, call]) assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret));
+    // A wrong secret: the CLI fails saying what the AS said, without the secret.
+    const wrong = await mcpwire(['tools', '--config', config], { ...env, U6_SVC_SECRET: `${secret}-wrong`, MCPWIRE_CREDENTIALS: path.join(dir, 'other.json') });
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stdout + wrong.stderr, /invalid_client/);
+    assert.ok(!(wrong.stdout + wrong.stderr).includes(secret));
+  });
 });
