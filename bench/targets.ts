@@ -91,6 +91,21 @@ function memoryTarget(records: readonly BenchRecord[]): TargetResult {
 }
 
 /**
+ * An SSE event that never ends (#20 item 2): the peak while reading it until
+ * the cap refuses it must stay ≤ 1.5× the cap, judged on heap+buffers (what
+ * the reader holds and the garbage it leaves); the resident set is shown
+ * beside it, and the floor (the reads held up to the cap, as bytes).
+ */
+function sseEndlessTarget(records: readonly BenchRecord[]): TargetResult {
+  const target = 'memory-sse-endless: peak while reading an endless SSE event ≤ 1.5× the cap (heap+buffers)';
+  const heap = find(records, 'memory-sse-endless', 'mcpwire', 'x cap (heap+buffers)');
+  const rss = find(records, 'memory-sse-endless', 'mcpwire', 'x cap (rss)');
+  const floor = find(records, 'memory-sse-endless', 'floor-bytes', 'x cap (heap+buffers)');
+  if (!heap || !rss || !floor) return { target, reference: '' };
+  return { target, reference: 'earlier: 1.47–2.2× rss through fetch', figure: `${x(heap.median)} heap+buffers (floor-bytes ${x(floor.median)}), ${x(rss.median)} rss`, met: heap.median <= 1.5 };
+}
+
+/**
  * import-cold: what importing costs above a bare process start. Judged as
  * mcpwire's time above the `node -e 0` floor over the SDK v2 client's.
  */
@@ -150,6 +165,7 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     modernTarget(records, 'stdio'),
     modernTarget(records, 'http'),
     memoryTarget(records),
+    sseEndlessTarget(records),
     importColdTarget(records),
     toolSourceTarget(records, 'toolsource-dispatch: CPU per call ≤ 1.05× a bare McpClient', 'toolsource-dispatch', 'us CPU/call', 1.05),
     toolSourceTarget(records, 'toolsource-startup-8: 8 slow servers ready ≤ 1.5× one', 'toolsource-startup-8', 'ms', 1.5),
