@@ -109,6 +109,11 @@ export function createSseParser(options: SseParserOptions): SseParser {
       return true;
     }
     const first = text.charCodeAt(start);
+    // The two shapes of nearly every line, `data:` and `event:`, before the general field split.
+    if (first === 0x64 && text.charCodeAt(start + 4) === 0x3a && start + 4 < end && text.startsWith('data', start)) {
+      const from = start + 5 < end && text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5;
+      return addData(text, from, end, lineBytes < 0 ? -1 : lineBytes - (from - start));
+    }
     if (first === 0x3a) return true; // a comment
     let colon = text.indexOf(':', start);
     if (colon === -1 || colon > end) colon = end;
