@@ -42,7 +42,7 @@ export type SseEnd = 'ended' | 'too-large';
  * them: at the 32 MiB default that is the difference between about 1x and
  * 2-3x the cap in resident memory.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
+export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
   const createParser = await loadParser();
   let tooLarge = false;
   const parser = createParser({
@@ -75,10 +75,12 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: n
     held.length = 0;
     heldBytes = 0;
   };
-  const reader = body.getReader();
+  // Any AsyncIterable: a web ReadableStream, or the node:http path's body (http-client.ts), read without a web stream (#20).
+  const reader = body[Symbol.asyncIterator]();
+  const cancel = () => reader.return?.();
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await reader.next();
       if (done) break;
       if (value.byteLength === 0) continue;
       const bytes = value;
@@ -98,19 +100,21 @@ export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: n
       }
       if (tooLarge) {
         held.length = 0;
-        await reader.cancel().catch(() => {});
+        await cancel()?.catch(() => {});
         return 'too-large';
       }
       if (handlers.done?.()) {
-        await reader.cancel().catch(() => {});
+        await cancel()?.catch(() => {});
         return 'ended';
       }
     }
     if (heldBytes > 0) feedHeld();
     feed(decoder.decode());
     return tooLarge ? 'too-large' : 'ended';
-  } finally {
-    reader.releaseLock();
+  } catch (error) {
+    // A handler that threw: the body is not read on, so let go of its connection.
+    await cancel()?.catch(() => {});
+    throw error;
   }
 }
 
