@@ -381,7 +381,7 @@ describe('C2 project.local.yaml overlay (ADR-0043 §1, ADR-0015)', () => {
 
   test('C2: an error in what the overlay wrote names the overlay file and its line', (t) => {
     const dir = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  keep:\n    url: http://a/\n' });
-    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era`);
+    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin`);
     const added = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  added:\n    command: [x]\n' });
     fails(() => load(added), `server "added": ${path.join(added, 'project.local.yaml')}:2:3 at mcp.added.transport: missing; expected transport: stdio, sse or streamable-http`);
   });
