@@ -68,7 +68,8 @@ export const GROUPS = [
       'spec-tests/W8.typed-failures.test.ts',
       'spec-tests/client-seams.test.ts',
       'spec-tests/T3.renewal-gate.test.ts',
-      'spec-tests/T5.reconnecting.test.ts',
+      // (not spec-tests/T5.reconnecting.test.ts: it starts server-everything by its path in node_modules,
+      // which Stryker's sandbox does not resolve. What only it would kill shows up as a survivor here.)
     ],
   },
   {
@@ -91,6 +92,7 @@ export const GROUPS = [
       'src/jsonrpc/message.test.ts',
       'src/jsonrpc/line-framer.test.ts',
       'src/jsonrpc/line-framer.audit.test.ts',
+      'src/transport/long-line-gate.audit.test.ts',
       'src/transport/long-line-gate.test.ts',
       'src/transport/sse-stream.test.ts',
       'src/transport/sse-stream.audit.test.ts',

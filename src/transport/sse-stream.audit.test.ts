@@ -1,0 +1,131 @@
+// Audit tests for readSse() (T2/T3; issue #20 item 3): the decisions the
+// mutation audit found untested: where a read is cut when its line breaks
+// are lone CRs, the cap at its exact edge (held bytes and the parser's own
+// count at the end of the body), parser errors that are not the cap, a
+// U+FEFF that starts a later read, done(), and what is left of the body
+// afterwards (cancelled, unlocked). Reads in, events and the end reason out.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readSse, type SseEvent } from './sse-stream.js';
+
+/** A body of these reads, which records whether it was cancelled and how many reads were pulled. */
+function bodyOf(chunks: readonly (Uint8Array | string)[], options: { endless?: Uint8Array } = {}) {
+  let i = 0;
+  const state = { cancelled: false, pulled: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      state.pulled++;
+      if (i < chunks.length) {
+        const chunk = chunks[i++]!;
+        controller.enqueue(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      } else if (options.endless && state.pulled < 10_000) controller.enqueue(options.endless);
+      else controller.close();
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { body, state };
+}
+
+async function read(chunks: readonly (Uint8Array | string)[], cap = 1 << 20, done?: (events: SseEvent[]) => boolean) {
+  const events: SseEvent[] = [];
+  const { body, state } = bodyOf(chunks);
+  const end = await readSse(body, cap, { onEvent: (e) => events.push(e), ...(done ? { done: () => done(events) } : {}) });
+  return { end, data: events.map((e) => e.data), state, body };
+}
+
+test('T2/T3 audit: CR, LF and CRLF line breaks, cut anywhere, give the same events', async () => {
+  const events = Array.from({ length: 30 }, (_, i) => `e${i}`);
+  for (const br of ['\n', '\r', '\r\n']) {
+    const text = events.map((e) => `data: ${e}${br}${br}`).join('');
+    // Every read ends just after a line break's first byte and one more: never on the break itself.
+    const reads: string[] = [];
+    let from = 0;
+    for (let at = text.indexOf(`${br}${br}d`); at !== -1; at = text.indexOf(`${br}${br}d`, at + 1)) {
+      reads.push(text.slice(from, at + br.length * 2 + 1));
+      from = at + br.length * 2 + 1;
+    }
+    reads.push(text.slice(from));
+    // The body is ten times the cap; each event is far under it: nothing may pile up between reads.
+    const got = await read(reads, 40);
+    assert.deepEqual(got, { ...got, end: 'ended', data: events }, JSON.stringify(br));
+    for (let cut = 1; cut < 40; cut++) assert.deepEqual((await read([text.slice(0, cut), text.slice(cut)])).data, events, `${JSON.stringify(br)} cut at ${cut}`);
+  }
+});
+
+test('T2/T3 audit: a line of exactly the cap held across reads is still read; one byte more is too-large', async () => {
+  const exact = await read(['data: a\n\n', `data: ${'x'.repeat(94)}`, '\n\n'], 100);
+  assert.equal(exact.end, 'ended');
+  assert.deepEqual(exact.data, ['a', 'x'.repeat(94)]);
+  const over = await read(['data: a\n\n', `data: ${'x'.repeat(95)}`, '\n\n'], 100);
+  assert.equal(over.end, 'too-large');
+  assert.deepEqual(over.data, ['a']);
+  assert.equal(over.state.cancelled, true, 'the body is cancelled');
+  // What is held is only what follows the read's last line break, however long the lines before it were.
+  const longFirst = await read([`data: ${'a'.repeat(80)}\n\ndata: bb`, '\n\n'], 100);
+  assert.deepEqual(longFirst, { ...longFirst, end: 'ended', data: ['a'.repeat(80), 'bb'] });
+});
+
+test('T2/T3 audit: a body that never ends is cancelled once a line breaks the cap, not read on', async () => {
+  const events: SseEvent[] = [];
+  const { body, state } = bodyOf(['data: a\n\n'], { endless: Buffer.alloc(64, 'x') });
+  const end = await readSse(body, 1000, { onEvent: (e) => events.push(e) });
+  assert.equal(end, 'too-large');
+  assert.equal(state.cancelled, true);
+  assert.ok(state.pulled < 40, `read on after the cap: ${state.pulled} reads pulled`);
+  assert.deepEqual(events.map((e) => e.data), ['a']);
+});
+
+test('T2/T3 audit: empty reads change nothing; a held last line is fed at the end of the body', async () => {
+  const empty = new Uint8Array(0);
+  const withEmpty = await read([empty, 'data: a', empty, '\n\n', empty, 'data: b\n\n', empty]);
+  assert.deepEqual(withEmpty, { ...withEmpty, end: 'ended', data: ['a', 'b'] });
+  // The parser's cap counts the event's data and the unfinished line: the last line, held until the body
+  // ended, is fed then and counted, so an event that ends the body over the cap is too-large.
+  const x = `data: ${'x'.repeat(60)}\n`;
+  assert.equal((await read([x, `data: ${'y'.repeat(20)}`], 100)).end, 'ended');
+  assert.equal((await read([x, `data: ${'y'.repeat(50)}`], 100)).end, 'too-large');
+});
+
+test('T2/T3 audit: a character cut by the end of the body counts toward the cap as the U+FFFD it becomes', async () => {
+  // Find the last unfinished line that still fits; the same line plus the first byte of a two-byte character does not.
+  const x = `data: ${'x'.repeat(60)}\n`;
+  let fits = -1;
+  for (let n = 0; n < 60; n++) if ((await read([x, `data: ${'y'.repeat(n)}`], 100)).end === 'ended') fits = n;
+  assert.ok(fits > 0, 'some unfinished line fits');
+  assert.equal((await read([x, `data: ${'y'.repeat(fits + 1)}`], 100)).end, 'too-large', 'one more character does not');
+  const cut = Buffer.concat([Buffer.from(`data: ${'y'.repeat(fits)}`), Buffer.from([0xc3])]);
+  assert.equal((await read([x, cut], 100)).end, 'too-large');
+});
+
+test('T2/T3 audit: an unknown field and an invalid retry are ignored, not taken for the cap', async () => {
+  const retries: number[] = [];
+  const { body } = bodyOf(['foo: bar\nretry: soon\ndata: a\n\n', 'retry: 250\ndata: b\n\n']);
+  const events: SseEvent[] = [];
+  const end = await readSse(body, 1000, { onEvent: (e) => events.push(e), onRetry: (ms) => retries.push(ms) });
+  assert.equal(end, 'ended');
+  assert.deepEqual(events.map((e) => e.data), ['a', 'b']);
+  assert.deepEqual(retries, [250]);
+});
+
+test('T2/T3 audit: a U+FEFF at the start of a later read is not a BOM: only the stream\'s first is dropped', async () => {
+  const got = await read(['\uFEFFdata: a\n\n', '\uFEFFdata: b\n\n', 'data: c\n\n']);
+  // The second read's U+FEFF is part of a field name, "\uFEFFdata", which SSE ignores.
+  assert.deepEqual(got.data, ['a', 'c']);
+});
+
+test('T2/T3 audit: done() ends the read after the chunk that satisfied it and cancels the body', async () => {
+  const got = await read(['data: a\n\n', 'data: b\n\n', 'data: c\n\n'], 1 << 20, (events) => events.length >= 1);
+  assert.equal(got.end, 'ended');
+  assert.deepEqual(got.data, ['a']);
+  assert.equal(got.state.cancelled, true);
+});
+
+test('T2/T3 audit: the body is unlocked once the read is over, however it ended', async () => {
+  for (const chunks of [['data: a\n\n'], [`data: ${'x'.repeat(200)}`]]) {
+    const got = await read(chunks, 100);
+    assert.equal(got.body.locked, false, got.end);
+  }
+});
