@@ -51,8 +51,14 @@ function countMutants(mutants) {
 }
 
 function matchEquivalent(file, mutant, lines) {
-  const line = lines[mutant.location.start.line - 1] ?? '';
-  return EQUIVALENTS.find((e) => e.file === file && e.mutator === mutant.mutatorName && e.replacement === mutant.replacement && line.includes(e.near));
+  const at = mutant.location.start.line - 1;
+  const line = lines[at] ?? '';
+  const before = lines.slice(Math.max(0, at - 3), at).join('\n');
+  const replacements = (e) => (Array.isArray(e.replacement) ? e.replacement : [e.replacement]);
+  const mutators = (e) => (Array.isArray(e.mutator) ? e.mutator : [e.mutator]);
+  return EQUIVALENTS.find(
+    (e) => e.file === file && mutators(e).includes(mutant.mutatorName) && replacements(e).includes(mutant.replacement) && line.includes(e.near) && (e.prev === undefined || before.includes(e.prev)),
+  );
 }
 
 export function mutationFigures() {
@@ -79,10 +85,14 @@ export function mutationFigures() {
         continue;
       }
       const lines = data.source.split('\n');
-      const counts = countMutants(data.mutants);
+      // A file audited by line ranges (stdio.ts): only the mutants inside them, as the group names them now.
+      const ranges = [...entry.matchAll(/(\d+)-(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      const inRange = (m) => ranges.length === 0 || ranges.some(([a, b]) => m.location.start.line >= a && m.location.start.line <= b);
+      const mutants = data.mutants.filter(inRange);
+      const counts = countMutants(mutants);
       const equivalent = [];
       const open = [];
-      for (const m of data.mutants) {
+      for (const m of mutants) {
         if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
         const eq = matchEquivalent(name, m, lines);
         if (eq) {

@@ -95,10 +95,11 @@ export function propertyRuns(tap, tests) {
       last = ok[1];
       continue;
     }
-    const diag = /^\s*# (\d+ runs, seed \d+, \d+ ms)$/.exec(line);
+    // `# [what: ]N runs, seed S, T ms`
+    const diag = /^\s*# (?:(.+?): )?(\d+ runs, seed \d+, \d+ ms)$/.exec(line);
     if (diag && last !== undefined) {
-      const file = tests.find((t) => readFileSync(path.join(ROOT, t), 'utf8').includes(last));
-      out.push({ file, test: last, diagnostic: diag[1] });
+      const file = tests.find((t) => readFileSync(path.join(ROOT, t), 'utf8').includes(last.replace(/\\/g, '\\\\')));
+      out.push({ file, test: diag[1] ? `${last} (${diag[1]})` : last, diagnostic: diag[2] });
     }
   }
   return out;

@@ -101,6 +101,18 @@ describe('line framer audit', () => {
     assert.equal(framer.pendingBytes, 0);
   });
 
+  test('W1 audit: a line past 1 MiB that goes on in more than 64 KiB of small reads, then ends, is exact', () => {
+    const { framer, messages } = recorder();
+    const { line, value } = jsonString(1_300_000);
+    const big = line.subarray(0, 1_200_000);
+    for (const piece of pieces(big, Array(20).fill(64 * 1024))) framer.push(piece);
+    // 100,000 bytes in 1,000-byte reads: more than the block holds, so it fills and is emptied onto the text.
+    for (let at = big.length; at < line.length; at += 1000) framer.push(line.subarray(at, Math.min(at + 1000, line.length)));
+    framer.push(NL);
+    assert.equal(messages.length, 1);
+    assert.ok(messages[0] === value);
+  });
+
   test('W1 audit: end() delivers a last line held as one large read and small ones of the same total size', () => {
     // 20,000 bytes kept by reference, then 2 x 10,000 copied into the block: the two halves are the same size.
     const { line, value } = jsonString(40_000);
