@@ -50,7 +50,7 @@ function countMutants(mutants) {
   return c;
 }
 
-function matchEquivalent(file, mutant, lines) {
+export function matchEquivalent(file, mutant, lines) {
   const at = mutant.location.start.line - 1;
   const line = lines[at] ?? '';
   const before = lines.slice(Math.max(0, at - 3), at).join('\n');

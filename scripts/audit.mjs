@@ -13,7 +13,7 @@
 // before each run (retestSurvivors). --force tests every mutant again (a
 // test that was removed or weakened can only be caught that way).
 //
-//   node scripts/audit.mjs [GROUP...] [--force] [--no-report]
+//   node scripts/audit.mjs [GROUP...] [--force] [--retest=FILE,...] [--no-report]
 //
 // Exit status: 0 every group at or above its threshold (and every file at
 // or above its group's), 1 one below or a run failed, 2 usage.
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { missingReason, nodeBinary } from '../tools/node-versions/index.mjs';
 import { GROUPS } from '../stryker/groups.mjs';
+import { matchEquivalent } from './audit-report.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STRYKER = path.join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
@@ -35,7 +36,7 @@ function strykerNode() {
   return nodeBinary(22);
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean' }, 'no-report': { type: 'boolean' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean' }, 'no-report': { type: 'boolean' }, retest: { type: 'string' } } });
 const unknown = positionals.filter((name) => !GROUPS.some((g) => g.name === name));
 if (unknown.length > 0) {
   console.error(`audit: no group ${unknown.join(', ')}; the groups are ${GROUPS.map((g) => g.name).join(', ')}`);
@@ -47,14 +48,23 @@ if (!node) {
   process.exit(1);
 }
 
-/** Drops the survivors (and mutants no test reached) from a group's incremental file, so that this run tests them again. */
+/**
+ * Drops the survivors (and mutants no test reached) from a group's
+ * incremental file, so that this run tests them again; not those listed as
+ * equivalent (stryker/equivalents.mjs: no test can kill them, so testing
+ * them again only costs), and with --retest=FILE,... only those of the
+ * files named (the others keep their last result, and say when it was).
+ */
 function retestSurvivors(group) {
   const file = path.join(ROOT, 'stryker', 'incremental', `${group.name}.json`);
   if (!existsSync(file)) return 0;
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  const only = values.retest?.split(',').filter(Boolean);
   let dropped = 0;
-  for (const entry of Object.values(report.files ?? {})) {
-    const kept = entry.mutants.filter((m) => m.status !== 'Survived' && m.status !== 'NoCoverage');
+  for (const [name, entry] of Object.entries(report.files ?? {})) {
+    if (only && !only.includes(name)) continue;
+    const lines = entry.source.split('\n');
+    const kept = entry.mutants.filter((m) => (m.status !== 'Survived' && m.status !== 'NoCoverage') || matchEquivalent(name, m, lines));
     dropped += entry.mutants.length - kept.length;
     entry.mutants = kept;
   }
