@@ -40,6 +40,7 @@ export const WORKLOADS = [
   'e2e-concurrent16-echo',
   'e2e-modern-concurrent16',
   'memory-16mib',
+  'memory-sse-endless',
   'import-cold',
   'toolsource-dispatch',
   'toolsource-startup-8',

@@ -40,6 +40,8 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
  * `closed`, with the reconnect failure as its cause, not as a bare timeout.
  */
 export const DEFAULT_RECONNECT = { initialMs: 500, maxMs: 30_000, maxAttempts: 5 } as const;
+/** Requests sent again after a 401/403 the header provider answered: a renewed token, then a DPoP nonce (RFC 9449 §9). */
+const MAX_CHALLENGE_RETRIES = 2;
 /** How much of an error status's body is read for the excerpt in its error. */
 const ERROR_BODY_BYTES = 4096;
 /** How long close() lets notifications already on their way finish. */
@@ -152,29 +154,32 @@ export abstract class HttpTransportBase {
   private readonly sentAuthorization = new WeakMap<Response, string>();
 
   protected async request(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
-    const response = await this.fetchOnce(url, init, method, signal);
+    let response = await this.fetchOnce(url, init, method, signal);
     const provider = this.options.headerProvider;
-    if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
-    let retry: boolean;
-    try {
-      const sent = this.sentAuthorization.get(response);
-      retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url), ...(sent === undefined ? {} : { authorization: sent }) });
-    } catch (error) {
+    // At most two retries: a renewed token, then (DPoP, RFC 9449 §9) the nonce the server wants with it.
+    for (let retries = 0; retries < MAX_CHALLENGE_RETRIES; retries++) {
+      if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
+      let retry: boolean;
+      try {
+        const sent = this.sentAuthorization.get(response);
+        retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url), headers: response.headers, ...(sent === undefined ? {} : { authorization: sent }) });
+      } catch (error) {
+        await response.body?.cancel().catch(() => {});
+        // The OAuth flow's own errors are typed and hold no secret (src/auth): they reach the caller as they are.
+        if (error instanceof OAuthError) throw error;
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      }
+      if (!retry) return response;
       await response.body?.cancel().catch(() => {});
-      // The OAuth flow's own errors are typed and hold no secret (src/auth): they reach the caller as they are.
-      if (error instanceof OAuthError) throw error;
-      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      response = await this.fetchOnce(url, init, method, signal);
+      // The provider learns whether what it renewed was accepted (an OAuth flow bounds fruitless renewals by it).
+      try {
+        provider.onRetried?.({ status: response.status, url: new URL(url) });
+      } catch {
+        // a hook's failure is not the request's
+      }
     }
-    if (!retry) return response;
-    await response.body?.cancel().catch(() => {});
-    const again = await this.fetchOnce(url, init, method, signal);
-    // The provider learns whether what it renewed was accepted (an OAuth flow bounds fruitless renewals by it).
-    try {
-      provider.onRetried?.({ status: again.status, url: new URL(url) });
-    } catch {
-      // a hook's failure is not the request's
-    }
-    return again;
+    return response;
   }
 
   private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
@@ -194,6 +199,11 @@ export abstract class HttpTransportBase {
       }
       if (!isRedirect(response.status)) {
         if (headers.authorization !== undefined && this.options.headerProvider) this.sentAuthorization.set(response, headers.authorization);
+        try {
+          this.options.headerProvider?.onResponse?.({ url: new URL(target), status: response.status, headers: response.headers });
+        } catch {
+          // a hook's failure is not the request's
+        }
         return response;
       }
       // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
