@@ -197,9 +197,11 @@ function coverageBlocks() {
   }
   const coverage = [
     `From ${s.tests.length} test files (the mutation groups' tests), ${s.at.slice(0, 16).replace('T', ' ')} UTC, Node ${s.node}, ${s.seconds} s under c8. Thresholds: ${s.thresholds.lines}% of lines and ${s.thresholds.branches}% of branches, each file on its own.`,
+    ...(s.failedTests?.length ? ['', `**That run had failing tests** (so it fails, whatever the figures): ${s.failedTests.map((t) => `«${t}»`).join(', ')}.`] : []),
     '',
     ...rows,
   ].join('\n');
+  if (s.failedTests?.length) ok = false;
   const props = s.properties ?? [];
   const properties =
     props.length === 0

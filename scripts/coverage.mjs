@@ -131,14 +131,14 @@ function main() {
   );
   const seconds = Math.round((Date.now() - started) / 1000);
   rmSync(path.join(OUT, 'tmp'), { recursive: true, force: true });
-  if (run.status !== 0) {
-    console.error(`coverage: the tests failed (exit ${run.status ?? run.signal}); no figures written`);
-    process.exit(1);
-  }
+  // A failing test fails the run, but the figures are still written, with the failures named beside them.
+  const tap = readFileSync(path.join(OUT, 'tests.tap'), 'utf8');
+  const failedTests = [...tap.matchAll(/^\s*not ok \d+ - (.*?)(?: # .*)?$/gm)].map((m) => m[1]);
+  if (run.status !== 0) console.error(`coverage: the tests failed (exit ${run.status ?? run.signal}): ${failedTests.join('; ')}`);
   const final = JSON.parse(readFileSync(path.join(OUT, 'coverage-final.json'), 'utf8'));
   const byFile = new Map(Object.entries(final).map(([file, data]) => [path.relative(ROOT, file), data]));
   const files = [];
-  let failed = false;
+  let failed = run.status !== 0;
   for (const e of entries) {
     const data = byFile.get(e.file);
     if (!data) {
@@ -152,8 +152,8 @@ function main() {
     const lines = e.ranges.every(([, to]) => Number.isFinite(to)) ? e.ranges.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(',') : undefined;
     files.push({ group: e.group, file: e.file, only: lines, ok, ...counted });
   }
-  const properties = propertyRuns(readFileSync(path.join(OUT, 'tests.tap'), 'utf8'), tests);
-  const summary = { at: new Date().toISOString(), node: process.versions.node, seconds, thresholds: THRESHOLDS, tests, files, properties };
+  const properties = propertyRuns(tap, tests);
+  const summary = { at: new Date().toISOString(), node: process.versions.node, seconds, thresholds: THRESHOLDS, tests, failedTests, files, properties };
   writeFileSync(path.join(OUT, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   console.log('\ncoverage of the audited files (lines / branches; thresholds %d%% / %d%%):', THRESHOLDS.lines, THRESHOLDS.branches);
   for (const f of files) {

@@ -117,3 +117,24 @@ test('T2/T3 audit: the body is unlocked once the read is over, however it ended'
     assert.equal(got.body.locked, false, got.end);
   }
 });
+
+test('T2/T3 audit: a body that is an async iterable (a Node Readable) is read the same way; cancelling it returns the iterator, and one whose return() throws is given up all the same', async () => {
+  const { preloadSseParser } = await import('./sse-stream.js');
+  await preloadSseParser();
+  const { Readable } = await import('node:stream');
+  const events: SseEvent[] = [];
+  assert.equal(await readSse(Readable.from([Buffer.from('data: a\n\n'), Buffer.from('data: b\n\n')]), 1000, { onEvent: (e) => events.push(e) }), 'ended');
+  assert.deepEqual(events.map((e) => e.data), ['a', 'b']);
+  let returned = 0;
+  const throwing: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => ({ done: false, value: Buffer.from(`data: ${'x'.repeat(500)}\n\n`) }),
+      return: async () => {
+        returned++;
+        throw new Error('cannot stop');
+      },
+    }),
+  };
+  assert.equal(await readSse(throwing, 100, { onEvent: () => {} }), 'too-large');
+  assert.equal(returned, 1);
+});
