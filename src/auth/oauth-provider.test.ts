@@ -100,6 +100,16 @@ describe('#19: the OAuth flow end to end', () => {
     assert.equal(f.count('/as/authorize'), 1, 'a login at the new AS');
   });
 
+  test('#19 item 3: the store is searched for the resource once per provider, not on every request', async (t) => {
+    const f = await fixture(t);
+    const store = new MemoryCredentialStore();
+    let listed = 0;
+    const counting: CredentialStore = { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k), keys: () => (listed++, store.keys()) };
+    const client = await connected(t, f, provider(f, counting).provider);
+    for (let i = 0; i < 5; i++) await client.callTool('echo', { text: String(i) });
+    assert.equal(listed, 1);
+  });
+
   test('#19 item 3: two stored entries for the resource (two issuers): none is guessed at; the first request goes without a token', async (t) => {
     const f = await fixture(t);
     const store = new MemoryCredentialStore();

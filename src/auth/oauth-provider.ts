@@ -96,6 +96,8 @@ export class OAuthProvider implements HeaderProvider {
   private refreshing: Promise<boolean> | undefined;
   private authorizing: Promise<void> | undefined;
   private stepUps = 0;
+  /** Whether the store was searched for this resource before the issuer was known (onlyStoredEntry). */
+  private storeSearched = false;
   /** Made once DPoP is decided on; never leaves this object (dpop.ts). */
   private dpopKey: DpopKey | undefined;
   /** Renewals in a row whose retried request was refused again (onRetried). */
@@ -197,7 +199,13 @@ export class OAuthProvider implements HeaderProvider {
   /** The stored tokens for this server (looked up once the issuer is known), or undefined. */
   private async tokens(): Promise<TokenSet | undefined> {
     if (this.current) return this.current.tokens;
-    const stored = this.issuer ? ((await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined) : await this.onlyStoredEntry();
+    let stored: StoredCredentials | undefined;
+    if (this.issuer) stored = (await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined;
+    else if (!this.storeSearched) {
+      // Once per provider: a server with nothing stored must not cost a store read on every request.
+      this.storeSearched = true;
+      stored = await this.onlyStoredEntry();
+    }
     if (!stored) return undefined;
     // A DPoP-bound token (and its refresh token) is bound to a key another process made and took with it: of no use here.
     this.current = stored?.tokens?.token_type === 'DPoP' && stored.tokens.dpop_jkt !== this.dpopKey?.thumbprint ? { issuer: stored.issuer, ...(stored.client ? { client: stored.client } : {}) } : stored;

@@ -49,12 +49,17 @@ export interface HeaderProvider {
     /** The Authorization header the refused request carried, if any. */
     authorization?: string;
     /** The refusal's headers (a DPoP-Nonce the server wants in the next proof, RFC 9449 §9). */
-    headers?: Headers;
+    headers?: ResponseHeaders;
   }): boolean | Promise<boolean>;
   /** The status the request sent again after onChallenge returned true was answered with. */
   onRetried?(result: { status: number; url: URL }): void;
   /** Every answer (redirects aside), before anything else looks at it: a server may hand out a new DPoP nonce on any response. */
-  onResponse?(response: { url: URL; status: number; headers: Headers }): void;
+  onResponse?(response: { url: URL; status: number; headers: ResponseHeaders }): void;
+}
+
+/** What a provider reads of an answer's headers: the one call both request paths (fetch's Headers, node:http's) give. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
 }
 
 export interface ResolvedHeaders {

@@ -142,6 +142,9 @@ const protocolEra = z.unknown().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** SPEC G2: what a changed tool definition does: off, warn (the default) or block (withheld until approved). A property of the project, like its servers. */
+const pinPolicy = z.enum(['off', 'warn', 'block'], { error: 'expected off, warn or block' });
+
 const command = z
   .array(z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' }), {
     error: 'expected the argv as a list of strings, such as ["node", "server.js"]',
@@ -157,6 +160,7 @@ const stdioServer = z.strictObject({
   sampling: sampling.optional(),
   min_version: minVersion.optional(),
   protocol_era: protocolEra.optional(),
+  pin: pinPolicy.optional(),
 });
 
 const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
@@ -169,6 +173,7 @@ const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
     sampling: sampling.optional(),
     min_version: minVersion.optional(),
     protocol_era: protocolEra.optional(),
+    pin: pinPolicy.optional(),
   });
 
 const server = z.discriminatedUnion('transport', [stdioServer, httpServer('sse'), httpServer('streamable-http')], {

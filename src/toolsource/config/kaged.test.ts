@@ -144,10 +144,10 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
   const serverCases: [name: string, server: string, at: string, line: number, column: number, detail: string][] = [
     ['an unknown transport', 'transport: websocket\n    url: ws://x/', 'transport', 3, 5, 'expected transport: stdio, sse or streamable-http'],
     ['a missing transport', 'command: [x]', 'transport', 2, 3, 'missing; expected transport: stdio, sse or streamable-http'],
-    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
-    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version, protocol_era'],
-    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
-    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
+    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
+    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version, protocol_era, pin'],
+    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
+    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
     ['a missing command', 'transport: stdio', 'command', 2, 3, 'missing; expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['a command string', 'transport: stdio\n    command: node server.js', 'command', 4, 5, 'expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['an empty command', 'transport: stdio\n    command: []', 'command', 4, 5, 'expected the argv as a non-empty list of strings, such as ["node", "server.js"]'],
@@ -381,7 +381,7 @@ describe('C2 project.local.yaml overlay (ADR-0043 §1, ADR-0015)', () => {
 
   test('C2: an error in what the overlay wrote names the overlay file and its line', (t) => {
     const dir = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  keep:\n    url: http://a/\n' });
-    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era`);
+    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin`);
     const added = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  added:\n    command: [x]\n' });
     fails(() => load(added), `server "added": ${path.join(added, 'project.local.yaml')}:2:3 at mcp.added.transport: missing; expected transport: stdio, sse or streamable-http`);
   });

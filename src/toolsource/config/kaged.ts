@@ -135,6 +135,7 @@ export function readKagedProject(options: KagedProjectOptions, project: YamlSour
     };
     if (overrides?.startup_timeout_ms !== undefined) entry.startupTimeoutMs = overrides.startup_timeout_ms;
     if (parts.secretRef !== undefined) entry.secretRef = parts.secretRef;
+    if (server.pin !== undefined) entry.pin = server.pin;
     built.push(entry);
   }
 

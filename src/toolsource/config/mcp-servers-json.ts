@@ -18,7 +18,7 @@ import { checkDocument } from './document-check.js';
 import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
-import { commandFields, entryKind, isProblem, isStringArray, sourceServer, stringMap, urlProblem } from './server-entry.js';
+import { commandFields, entryKind, isProblem, isStringArray, readPinKey, sourceServer, stringMap, urlProblem } from './server-entry.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
@@ -224,11 +224,13 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
   const era = readEraKey(entry, 'protocolEra');
   if (!era.ok) throw fail(era.key, era.detail);
   if (era.era !== undefined) params.protocolEra = era.era;
+  const pin = readPinKey(entry);
+  if (!pin.ok) throw fail('pin', pin.detail);
   // VS Code's envFile names a dotenv file the editor loads into env; reading it silently wrong would be worse than saying so.
   if (entry.envFile !== undefined) unsupported ??= `server "${name}": "envFile" is not read by mcpwire; put the variables in "env" (with \${env:VAR} for secrets)`;
-  return sourceServer(name, params, { deny, disabled: entry.disabled === true, unsupported });
+  return sourceServer(name, params, { deny, disabled: entry.disabled === true, unsupported, pin: pin.pin });
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth', 'pin'];
 

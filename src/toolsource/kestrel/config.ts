@@ -21,7 +21,7 @@ import { describeInterpolation, interpolate } from '../config/interpolate.js';
 import { JsoncSyntaxError, parseJsonc } from '../config/jsonc.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { readEraKey } from '../config/era-key.js';
-import { commandFields, entryKind, isProblem, sourceServer, stringMap, urlProblem, type EntryProblem } from '../config/server-entry.js';
+import { commandFields, entryKind, isProblem, readPinKey, sourceServer, stringMap, urlProblem, type EntryProblem } from '../config/server-entry.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth, type ResolveValue } from '../config/oauth-key.js';
 
@@ -120,7 +120,7 @@ export function readKestrelConfig(block: unknown, where: KestrelReadOptions = {}
 }
 
 /** The keys a Kestrel server takes, for a "did you mean" when neither command nor url is there. */
-const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra', 'oauth'];
+const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra', 'oauth', 'pin'];
 
 interface ReadContext {
   env: Readonly<Record<string, string | undefined>>;
@@ -175,6 +175,9 @@ function readServer(name: string, raw: unknown, root: string, ctx: ReadContext):
   // An era that cannot be read skips the server like any bad field: guessing one could speak to it in the wrong era.
   const era = readEraKey(entry, 'protocolEra');
   if (!era.ok) return era.key === 'protocolEra' ? `"protocolEra": ${era.detail}` : era.detail;
+  // mcpwire's `pin` (SPEC G2): under block, a changed tool's permission becomes ask, with the reason (see plugin.ts).
+  const pin = readPinKey(entry);
+  if (!pin.ok) return `"pin": ${pin.detail}`;
 
   let params: ServerParams;
   if (kind.kind === 'url') {
@@ -200,7 +203,7 @@ function readServer(name: string, raw: unknown, root: string, ctx: ReadContext):
   }
   if (era.era !== undefined) params.protocolEra = era.era;
   // "A slow MCP server delays readiness — set timeoutMs deliberately": it bounds the start too.
-  return { server: sourceServer(name, params, { timeoutMs, startupTimeoutMs: timeoutMs }), approval };
+  return { server: sourceServer(name, params, { timeoutMs, startupTimeoutMs: timeoutMs, pin: pin.pin }), approval };
 }
 
 /** An entry problem as the reason a server is skipped: `"url": expected an absolute http(s) URL`. */
