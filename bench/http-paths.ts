@@ -3,7 +3,7 @@
 // behind node:http on 127.0.0.1 (one server process, shared; the contenders
 // take turns, in a new order each round). Contenders: mcpwire on the
 // node:http path, mcpwire on fetch, the SDK v2 client (the e2e workload's
-// baseline), (SDK v1 cannot join: the fixture speaks 2026-07-28 only), and two bare clients with no MCP in them: node:http with a
+// baseline; SDK v1 cannot join, the fixture speaks 2026-07-28 only), and two bare clients with no MCP in them: node:http with a
 // keep-alive Agent, and fetch. CPU = user + system of this process over the
 // measured calls; medians over the rounds. Run:
 //   nice node --import tsx bench/http-paths.ts [rounds=5] [calls=2000]
