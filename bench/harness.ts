@@ -51,6 +51,7 @@ export const WORKLOADS = [
   'e2e-http-concurrent16',
   'e2e-cold',
   'memory-16mib',
+  'memory-sse-endless',
   'import-cold',
   'toolsource-dispatch',
   'toolsource-startup-8',
