@@ -63,7 +63,7 @@ async function measure(call: (i: number) => Promise<unknown>, calls: number): Pr
 function bareServerReady(env: Record<string, string>): Promise<{ exited: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const [command, ...args] = SLOW_SERVER;
-    const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'], detached: true }); // as the stdio transport spawns (its own group); it ends with its stdin
     let buffered = '';
     const fail = (error: Error) => {
       child.kill();
