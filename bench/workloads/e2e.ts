@@ -392,7 +392,7 @@ async function httpConcurrent16(quick: boolean): Promise<Prepared> {
     plan: LONG_LIVED,
     notes: [
       `${calls} calls per sample after ${warmUp} warm-up calls per client, all against one bench/fixtures/v2-echo-server.mjs http-dual on 127.0.0.1; ${PEER_NOTE}`,
-      `floor-fetch: a fetch() POST per call with the 2025 headers, the SSE answer cut and parsed; floor-http: the same on node:http with a keep-alive agent (16 sockets). mcpwire's HTTP options come from MCPWIRE_BENCH_HTTP_OPTIONS (JSON) if set${process.env.MCPWIRE_BENCH_HTTP_OPTIONS ? `: ${process.env.MCPWIRE_BENCH_HTTP_OPTIONS}` : ' (not set in this run: fetch)'}`,
+      `floor-fetch: a fetch() POST per call with the 2025 headers, the SSE answer cut and parsed; floor-http: the same on node:http with a keep-alive agent (16 sockets). mcpwire's HTTP options come from MCPWIRE_BENCH_HTTP_OPTIONS (JSON) if set${process.env.MCPWIRE_BENCH_HTTP_OPTIONS ? `: ${process.env.MCPWIRE_BENCH_HTTP_OPTIONS}` : ` (not set in this run: the transport's default, ${process.env.MCPWIRE_HTTP_CLIENT === 'fetch' ? 'fetch (MCPWIRE_HTTP_CLIENT=fetch)' : 'node:http'})`}`,
     ],
     dispose: async () => {
       await Promise.all([...peers.values()].map((p) => p.stop()));
