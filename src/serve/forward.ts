@@ -19,14 +19,15 @@ const METHODS: Readonly<Record<Capability, string>> = { sampling: 'sampling/crea
 interface ActiveCall {
   session: ServeSession;
   context: HandlerContext;
-  server: string | undefined;
+  /** Asked when a request comes, not when the call starts: a first call may start its server, and only then is its tool registered. */
+  server: () => string | undefined;
 }
 
 export class CallTracker {
   private readonly active: ActiveCall[] = [];
 
-  /** A downstream tools/call to `server`'s tool started; the returned function ends it. */
-  begin(session: ServeSession, context: HandlerContext, server: string | undefined): () => void {
+  /** A downstream tools/call started; `server` says whose tool it is. The returned function ends it. */
+  begin(session: ServeSession, context: HandlerContext, server: () => string | undefined): () => void {
     const call: ActiveCall = { session, context, server };
     this.active.push(call);
     return () => {
@@ -48,7 +49,7 @@ export class CallTracker {
   private async route(key: string, capability: Capability, params: Record<string, unknown> | undefined, context: RequestContext): Promise<unknown> {
     const method = METHODS[capability];
     // The latest call on that server whose client can answer: the request is about it (MCP: "in the context of" a request).
-    const call = [...this.active].reverse().find((c) => c.server === key && c.session.canAsk(capability));
+    const call = [...this.active].reverse().find((c) => c.session.canAsk(capability) && c.server() === key);
     if (!call) throw new RpcError({ server: key, method }, ErrorCodes.MethodNotFound, `${method} is not available: no client of mcpwire serve that is running a call of this server declared the ${capability} capability`);
     try {
       return await call.context.request(method, params, context.signal);

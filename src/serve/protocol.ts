@@ -145,7 +145,8 @@ export class ServeSession {
         if (params.arguments !== undefined && !isObject(params.arguments)) throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call params.arguments must be an object');
         const token = isObject(params._meta) ? params._meta.progressToken : undefined;
         const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-        const done = this.options.calls?.begin(this, context, bridge.serverOf(params.name));
+        const name = params.name;
+        const done = this.options.calls?.begin(this, context, () => bridge.serverOf(name));
         try {
           return await bridge.callTool(params.name, (params.arguments ?? {}) as JsonObject, agent, {
             signal: context.signal,
