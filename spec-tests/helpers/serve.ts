@@ -37,7 +37,8 @@ export function memoryUpstream(t: Cleanup, key = 'memory'): Upstream {
 }
 
 export function fixtureUpstream(key: string, env: Record<string, string> = {}): Upstream {
-  return { key, lines: ['transport: stdio', `command: ${JSON.stringify([process.execPath, TOOLSOURCE_FIXTURE])}`, 'env:', ...Object.entries(env).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)] };
+  const entries = Object.entries(env).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
+  return { key, lines: ['transport: stdio', `command: ${JSON.stringify([process.execPath, TOOLSOURCE_FIXTURE])}`, ...(entries.length > 0 ? ['env:', ...entries] : [])] };
 }
 
 export function slowUpstream(key: string, log: string): Upstream {
