@@ -11,7 +11,8 @@ import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcon
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { until } from '../src/testing/http-fixture.js';
 import { ROOT } from './helpers/cli.js';
-import { everythingUpstream, memoryUpstream, serveArgv, startServeHttp, writeProject, type ServedHttp } from './helpers/serve.js';
+import { McpClient, StdioTransport, StreamableHttpTransport } from '../src/index.js';
+import { everythingUpstream, fixtureUpstream, memoryUpstream, serveArgv, startServeHttp, writeProject, type ServedHttp } from './helpers/serve.js';
 import { suiteCleanup } from './helpers/v2-peers.js';
 
 type Content = { type: string; text?: string }[];
@@ -73,5 +74,45 @@ describe('G1: the SDK v2 client through mcpwire serve', () => {
         }
       });
     }
+  }
+});
+
+describe('G1: list_changed reaches a 2026-07-28 client on its subscriptions/listen stream', () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    test(`G1 (4): over ${transport}, the SDK v2 client pinned to 2026-07-28 hears tools/list_changed after an upstream adds a tool`, async (t) => {
+      const project = writeProject(t, [fixtureUpstream('fx', { TS_TOOLS: 'echo,add-tool' })]);
+      const lists: string[][] = [];
+      const client = new Client(
+        { name: 'g1-sdk-v2-listen', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } }, listChanged: { tools: { debounceMs: 0, onChanged: (error, tools) => void (error ? undefined : lists.push((tools ?? []).map((tool) => tool.name))) } } },
+      );
+      t.after(() => client.close().catch(() => {}));
+      let wire: Transport;
+      if (transport === 'stdio') {
+        const [command, ...args] = serveArgv(['--config', project]);
+        wire = new StdioClientTransport({ command: command!, args, cwd: ROOT, stderr: 'pipe' });
+      } else {
+        wire = new StreamableHTTPClientTransport(new URL((await startServeHttp(t, ['--config', project])).url));
+      }
+      await client.connect(wire);
+      assert.equal(client.getProtocolEra(), 'modern');
+      assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'mcp_fx_add-tool'));
+      assert.equal(textOf(await client.callTool({ name: 'mcp_fx_add-tool', arguments: { name: 'late' } })), 'added');
+      await until(() => lists.some((names) => names.includes('mcp_fx_late')), 'a tools list with mcp_fx_late, fetched on list_changed', 15_000);
+    });
+
+    test(`G1 (4): over ${transport}, mcpwire in the modern era hears tools/list_changed through serve`, async (t) => {
+      const project = writeProject(t, [fixtureUpstream('fx', { TS_TOOLS: 'echo,add-tool' })]);
+      const heard: string[] = [];
+      const wire = transport === 'stdio' ? new StdioTransport({ command: serveArgv(['--config', project]), cwd: ROOT, server: 'serve' }) : new StreamableHttpTransport({ url: (await startServeHttp(t, ['--config', project])).url, server: 'serve' });
+      const client = new McpClient(wire, { protocolEra: 'modern', onListChanged: (kind) => heard.push(kind) });
+      t.after(() => client.close().catch(() => {}));
+      await client.connect();
+      await client.listTools();
+      const before = heard.length;
+      assert.equal(textOf(await client.callTool('mcp_fx_add-tool', { name: 'later' })), 'added');
+      await until(() => heard.slice(before).includes('tools'), 'tools/list_changed on the listen stream', 15_000);
+      assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'mcp_fx_later'));
+    });
   }
 });

@@ -141,7 +141,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
     }
     const messages = Array.isArray(value) ? value : [value];
     const requestIds = messages.filter((m) => isObject(m) && typeof m.method === 'string' && isId(m.id)).map((m) => (m as { id: JsonRpcId }).id);
-    const calls = messages.some((m) => isObject(m) && m.method === 'tools/call');
+    // Requests whose answer may have messages before it (progress, a forwarded request, list changes) get a stream.
+    const calls = messages.some((m) => isObject(m) && (m.method === 'tools/call' || m.method === 'subscriptions/listen'));
     const wantsSse = (header(req, 'accept') ?? '').includes('text/event-stream');
 
     let open: HttpSession | undefined;

@@ -15,6 +15,7 @@ import { ErrorCodes } from '../jsonrpc/codes.js';
 import { isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/message.js';
 import type { ToolSourceBridge } from './bridge.js';
 import type { CallTracker } from './forward.js';
+import { serveListen } from './listen.js';
 import { RpcFault, ServerPeer, type HandlerContext } from './peer.js';
 
 export interface ServeSessionOptions {
@@ -73,7 +74,7 @@ export class ServeSession {
   }
 
   private listChanged(kind: ListChangedKind): void {
-    // Legacy: notifications only after initialized (lifecycle). A modern client hears them on subscriptions/listen, which this server does not offer yet.
+    // Legacy: notifications only after initialized (lifecycle). A modern client hears them on its subscriptions/listen request (listen.ts).
     if (this.era === 'legacy' && this.initialized) this.peer.notify(`notifications/${kind}/list_changed`);
   }
 
@@ -171,6 +172,9 @@ export class ServeSession {
         const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : undefined;
         return bridge.getPrompt(params.name, args, context.signal);
       }
+      case 'subscriptions/listen':
+        // The modern era's channel for list changes (a legacy client hears them after initialized, above).
+        return serveListen(params, context, (listener) => bridge.onChange(listener));
       case 'logging/setLevel':
         // Upstream log lines are not relayed; the level is accepted so clients that set one go on.
         return {};
