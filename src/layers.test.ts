@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/client/', 2],
   ['src/toolsource/', 3],
   ['src/conformance/', 4],
+  ['src/serve/', 4],
   ['src/recorder/', 5],
   ['src/cli.ts', 6],
   ['src/cli/', 6],
