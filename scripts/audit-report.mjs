@@ -50,6 +50,17 @@ function countMutants(mutants) {
   return c;
 }
 
+/**
+ * The source text a mutant replaced (its range on one line; undefined over
+ * several): for an entry's optional `code`, when one line holds several
+ * conditions and only one of them is equivalent.
+ */
+function mutatedCode(mutant, lines) {
+  const { start, end } = mutant.location;
+  if (start.line !== end.line) return undefined;
+  return (lines[start.line - 1] ?? '').slice(start.column - 1, end.column - 1);
+}
+
 export function matchEquivalent(file, mutant, lines) {
   const at = mutant.location.start.line - 1;
   const line = lines[at] ?? '';
@@ -57,7 +68,13 @@ export function matchEquivalent(file, mutant, lines) {
   const replacements = (e) => (Array.isArray(e.replacement) ? e.replacement : [e.replacement]);
   const mutators = (e) => (Array.isArray(e.mutator) ? e.mutator : [e.mutator]);
   return EQUIVALENTS.find(
-    (e) => e.file === file && mutators(e).includes(mutant.mutatorName) && replacements(e).includes(mutant.replacement) && line.includes(e.near) && (e.prev === undefined || before.includes(e.prev)),
+    (e) =>
+      e.file === file &&
+      mutators(e).includes(mutant.mutatorName) &&
+      replacements(e).includes(mutant.replacement) &&
+      line.includes(e.near) &&
+      (e.prev === undefined || before.includes(e.prev)) &&
+      (e.code === undefined || mutatedCode(mutant, lines) === e.code),
   );
 }
 

@@ -98,6 +98,7 @@ export const GROUPS = [
       'src/jsonrpc/line-framer.audit.test.ts',
       'src/transport/long-line-gate.audit.test.ts',
       'src/transport/long-line-gate.test.ts',
+      ...ifPresent('src/transport/sse-parser.audit.test.ts'),
       'src/transport/sse-stream.test.ts',
       'src/transport/sse-stream.audit.test.ts',
       ...ifPresent('spec-tests/T2-T3.sse-parser.test.ts'),

@@ -1,0 +1,135 @@
+// T2/T3 audit (issue #20 item 3, SPEC G5): behaviours of the byte-level SSE
+// parser (sse-parser.ts) that the mutation audit found unpinned. Real bytes
+// in, events, ids, retries and push() results out; each test names the rule
+// it pins, not the code line, so it survives rewrites of the parser.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createSseParser, type SseEvent } from './sse-parser.js';
+
+type Seen = { events: SseEvent[]; ids: string[]; retries: number[]; pushes: boolean[] };
+
+/** Feeds the reads in order (strings as UTF-8, or raw bytes) and records everything the parser says. */
+function parse(reads: readonly (string | Uint8Array)[], maxEventBytes = 1 << 20): Seen {
+  const seen: Seen = { events: [], ids: [], retries: [], pushes: [] };
+  const parser = createSseParser({
+    maxEventBytes,
+    onEvent: (event) => seen.events.push(event),
+    onId: (id) => seen.ids.push(id),
+    onRetry: (ms) => seen.retries.push(ms),
+  });
+  for (const read of reads) seen.pushes.push(parser.push(typeof read === 'string' ? Buffer.from(read) : read));
+  return seen;
+}
+
+const ev = (data: string, event?: string, id?: string): SseEvent => ({ id, event, data });
+
+test('T2/T3 audit: a field is data only if its name is exactly "data", in one read or cut across reads', () => {
+  // Five-letter names with a colon after four characters, and near-misses of "data" byte by byte.
+  const names = ['dogs', 'xata', 'dxta', 'daxa', 'datx'];
+  const stream = names.map((name) => `${name}: no\ndata: yes\n\n`).join('');
+  assert.deepEqual(parse([stream]).events, names.map(() => ev('yes')));
+  // The same lines held across reads (each read ends inside the near-miss line).
+  const reads: string[] = [];
+  for (const name of names) reads.push(`${name}: n`, `o\ndata: yes\n\n`);
+  assert.deepEqual(parse(reads).events, names.map(() => ev('yes')));
+});
+
+test('T2/T3 audit: an "id" field must be named exactly id; "xd" and "ix" are unknown fields', () => {
+  const seen = parse(['xd: 1\ndata: a\n\nix: 2\ndata: b\n\nid: 3\ndata: c\n\n']);
+  assert.deepEqual(seen.events, [ev('a'), ev('b'), ev('c', undefined, '3')]);
+  assert.deepEqual(seen.ids, ['3']);
+});
+
+test('T2/T3 audit: an event type of seven characters other than "message" is kept as sent', () => {
+  const seen = parse(['event: update7\ndata: a\n\nevent: message\ndata: b\n\n']);
+  assert.deepEqual(seen.events, [ev('a', 'update7'), ev('b', 'message')]);
+});
+
+test('T2/T3 audit: a field name with no colon has an empty value, whatever the next line starts with', () => {
+  // "event" alone sets no type (empty value: undefined); "retry" alone is not digits: ignored.
+  // The line after each starts with a space, which must not be read as part of the value.
+  const seen = parse(['data: a\nevent\n z\nretry\n 5\n\n']);
+  assert.deepEqual(seen.events, [ev('a')]);
+  assert.deepEqual(seen.retries, []);
+});
+
+test('T2/T3 audit: retry takes any string of ASCII digits, 0 to 9 included', () => {
+  const seen = parse(['retry: 19\nretry: 90\nretry: 0\nretry: 1a\nretry: /\nretry: :\n\n']);
+  assert.deepEqual(seen.retries, [19, 90, 0]);
+});
+
+test('T2/T3 audit: an empty read between a CR and its LF keeps them one line break', () => {
+  // "x\r" then "" then "\ny": a CRLF cut by an empty read is still one line break, so x and y are one event.
+  const seen = parse(['data: x\r', new Uint8Array(0), '\ndata: y\n\n']);
+  assert.deepEqual(seen.events, [ev('x\ny')]);
+});
+
+test('T2/T3 audit: with CR line breaks an event over the cap is refused as with LF', () => {
+  const big = 'a'.repeat(30);
+  for (const nl of ['\r', '\r\n', '\n']) {
+    const seen = parse([`data: ${big}${nl}${nl}data: after${nl}${nl}`], 20);
+    assert.deepEqual(seen.pushes, [false], JSON.stringify(nl));
+    assert.deepEqual(seen.events, [], JSON.stringify(nl));
+  }
+});
+
+test('T2/T3 audit: a BOM that turns out not to be one is input: the bytes of it that came are kept, once', () => {
+  // EF BB then "data: x": not a BOM; the first line's field name starts with those bytes, so it is no data line.
+  const head = Buffer.from([0xef, 0xbb]);
+  for (const reads of [[head, 'data: x\n\ndata: y\n\n'], [Buffer.concat([head, Buffer.from('data: x\n\ndata: y\n\n')])]]) {
+    assert.deepEqual(parse(reads).events, [ev('y')]);
+  }
+  // Counted as the bytes that came, no more: a held first line of exactly cap + 7 bytes is still held.
+  // (Cap 10: 17 bytes may be held; EF BB + 15 bytes is 17, in one read or after a read of EF alone.)
+  const line = 'x'.repeat(15);
+  assert.deepEqual(parse([Buffer.concat([head, Buffer.from(line)]), '\ndata: ok\n\n'], 10).events, [ev('ok')]);
+  assert.deepEqual(parse([Buffer.from([0xef]), `x${line}`, '\ndata: ok\n\n'], 10).events, [ev('ok')]);
+  // One byte more is past it.
+  assert.deepEqual(parse([Buffer.concat([head, Buffer.from(`${line}x`)]), '\ndata: ok\n\n'], 10).pushes, [false, false]);
+});
+
+test('T2/T3 audit: invalid UTF-8 in a line that came in one read counts as its U+FFFD (3 bytes each); in a held line as the bytes received', () => {
+  const bad = Buffer.alloc(10, 0xff);
+  // One read: the data is ten U+FFFD, 30 UTF-8 bytes: over a cap of 20.
+  assert.deepEqual(parse([Buffer.concat([Buffer.from('data: '), bad, Buffer.from('\n\n')])], 20).pushes, [false]);
+  // Cut across reads: the cap counts the 10 bytes that came (sse-parser.ts's documented rule), so it passes.
+  const held = parse([Buffer.concat([Buffer.from('data: '), bad]), '\n\n'], 20);
+  assert.deepEqual(held.events, [ev('\ufffd'.repeat(10))]);
+  // The same after an earlier data line of the event was measured exactly (its bound, 3 x 7, was over the cap).
+  const after = parse([Buffer.concat([Buffer.from('data: aaaaaaa\ndata: '), Buffer.alloc(5, 0xff)]), '\n\n'], 20);
+  assert.deepEqual(after.events, [ev(`aaaaaaa\n${'\ufffd'.repeat(5)}`)]);
+});
+
+test('T2/T3 audit: an unfinished line is held up to the cap + 7 bytes, and refused at the read that takes it past', () => {
+  // Cap 10: an id line of exactly 17 bytes, held, is still read.
+  const id = 'x'.repeat(13);
+  const at = parse([`id: ${id}`, '\ndata: a\n\n'], 10);
+  assert.deepEqual(at.events, [ev('a', undefined, id)]);
+  // Cap 10, 5 data bytes so far: an unfinished data line of 13 bytes cannot end within the cap; the read that brings it says so.
+  const past = parse(['data: aaaaa\ndata: bbbbbbb', '\n\n'], 10);
+  assert.deepEqual(past.pushes, [false, false]);
+  assert.deepEqual(past.events, []);
+  // Cap 300, 90 bytes of data so far (its bound, 270, left it unmeasured): an unfinished line of 226 bytes is past 307.
+  assert.deepEqual(parse([`data: ${'a'.repeat(90)}\ndata: ${'b'.repeat(220)}`, '\n\n'], 300).pushes, [false, false]);
+});
+
+test('T2/T3 audit: the early refusal of an unfinished line counts the data so far by its characters, not by the position of the line in the read', () => {
+  // Cap 300: a long comment, then one short data line, then an unfinished data line of 256 bytes (6 + 250).
+  // The event is 1 + 1 + 250 = 252 bytes: within the cap, so it must be held and delivered.
+  const b = 'b'.repeat(250);
+  const seen = parse([`: ${'c'.repeat(40)}\ndata: a\ndata: ${b}`, '\n\n'], 300);
+  assert.deepEqual(seen.pushes, [true, true]);
+  assert.deepEqual(seen.events, [ev(`a\n${b}`)]);
+});
+
+test('T2/T3 audit: an unfinished id line after multi-byte data is judged by the data at its least, event after event', () => {
+  // Cap 90: 30 x "é" is 60 bytes of data (a bound of 90 before measuring); an unfinished id line of 54 bytes
+  // held after it: 54 + 60 = 114 would be past 97, but the event's data is 60 bytes, within the cap.
+  const data = 'é'.repeat(30);
+  const id = 'i'.repeat(50);
+  const block = [`data: ${data}\nid: ${id}`, '\n\n'];
+  const seen = parse([...block, ...block], 90);
+  assert.deepEqual(seen.pushes, [true, true, true, true]);
+  assert.deepEqual(seen.events, [ev(data, undefined, id), ev(data, undefined, id)]);
+});
