@@ -143,3 +143,14 @@ EQUIVALENTS.push(
   { file: SP, mutator: 'ConditionalExpression', replacement: 'false', near: 'held.push(from === 0 ? bytes : bytes.subarray(from));', why: 'subarray(0) is the same bytes.' },
   { file: SP, mutator: 'ConditionalExpression', replacement: 'false', near: 'return found < from ? from - 1 : found;', why: 'found is below from only when from is 1 and the read starts with the LF of a CRLF, so found is 0 = from - 1.' },
 );
+
+// Two survivors that a hand-applied edit was said to be killed by: both
+// survive the same edit by hand too (checked on a scratch copy, 12:05 UTC,
+// against the group's message, line-framer, W1 and W2 tests); the hand edit
+// was a neighbouring mutant (the whole `number && finite` test, or the whole
+// flush condition to false), which the tests do kill.
+EQUIVALENTS.push(
+  { file: 'src/jsonrpc/message.ts', mutator: 'ConditionalExpression', replacement: 'true', code: "typeof value === 'number'", near: "return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));", why: 'Number.isFinite() does not coerce: it is false for every value that is not a number, so the typeof test is implied by it.' },
+  { file: LF_FILE, mutator: 'EqualityOperator', replacement: 'blockLen + length <= block.length', near: 'if (textDecoder && block && blockLen + length > block.length) flushBlockToText();', why: 'in text mode the block is then decoded onto the text before every small piece, so it holds one piece (< 16 KiB) and never needs moving: the same text in the same order, batched less (memory only).' },
+  { file: SSE, mutator: 'ConditionalExpression', replacement: 'false', near: "return typeof (body as Partial<ReadableStream<Uint8Array>>).getReader === 'function';", why: 'a web ReadableStream is also async-iterable on every supported runtime; its iterator gives the same reads, cancels it on return() and releases its lock as the reader path does (which only saves a result object per read).' },
+);
