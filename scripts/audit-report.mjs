@@ -171,7 +171,7 @@ function mutationBlocks(figures) {
   const timing = ['', '| group | test files run per mutant (at most) | last run | took | of which forced (every mutant tested) |', '|---|---:|---|---:|---|'];
   for (const g of figures.groups) {
     const t = g.timing;
-    timing.push(`| ${g.group.name} | ${g.group.tests.length} | ${t ? `${t.at.slice(0, 16).replace('T', ' ')} UTC, Node ${t.node}` : '—'} | ${t ? `${t.seconds} s` : '—'} | ${t ? (t.forced ? 'yes' : `no (${t.retested ?? '?'} mutants tested, the rest reused)`) : '—'} |`);
+    timing.push(`| ${g.group.name} | ${t?.tests ? `${t.tests.length} (only ${t.tests.map((f) => `\`${f}\``).join(', ')}: the survivors of a full run retested against the tests written since)` : g.group.tests.length} | ${t ? `${t.at.slice(0, 16).replace('T', ' ')} UTC, Node ${t.node}` : '—'} | ${t ? `${t.seconds} s` : '—'} | ${t ? (t.forced ? 'yes' : `no (${t.retested ?? '?'} mutants tested, the rest reused)`) : '—'} |`);
   }
   const mutation = [
     `Score = (killed + timed out) / (killed + timed out + survived + no test reached), Stryker's own; the run fails below the threshold (\`thresholds.break\`), computed on the score **with** the equivalents counted as survivors. Mutants the TypeScript checker rejects never run and count nowhere.`,

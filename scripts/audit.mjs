@@ -121,7 +121,7 @@ for (const group of groups) {
   const reused = /(\d+) of (\d+) mutant result\(s\) are reused/.exec(log);
   lastTested = reused ? Number(reused[2]) - Number(reused[1]) : undefined;
   const tested = compactIncremental(group);
-  timings[group.name] = { at: new Date().toISOString(), node: process.versions.node, seconds: Math.round((Date.now() - started) / 1000), forced: values.force === true, retested: tested, status: run.status };
+  timings[group.name] = { at: new Date().toISOString(), node: process.versions.node, seconds: Math.round((Date.now() - started) / 1000), forced: values.force === true, retested: tested, status: run.status, ...(process.env.AUDIT_TESTS ? { tests: process.env.AUDIT_TESTS.split(',').filter(Boolean) } : {}) };
   if (run.status !== 0) {
     console.error(`audit: group ${group.name} failed (exit ${run.status ?? run.signal}): below its threshold of ${group.break}% or the run broke (see above)`);
     failed = true;
