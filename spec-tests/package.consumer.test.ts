@@ -43,7 +43,8 @@ describe('the published package, as a consumer installs and uses it', { skip: in
     const files = info!.files.map((f) => f.path);
     const stray = files.filter((f) => /\.test\.|(^|\/)(fixtures|bench|spec-tests|conformance\/.*\.jsonl|testing)(\/|$)|^src\//.test(f) || (/\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f)));
     assert.deepEqual(stray, [], 'files a consumer does not need');
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/mcpwire.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'examples/echo-server.mjs', 'examples/mcpwire.json']) {
+    // bin/package.json makes the bin CommonJS (the root says module): without it the installed bin would not start.
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/mcpwire.js', 'bin/package.json', 'dist/cli/session-client.cjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'examples/echo-server.mjs', 'examples/mcpwire.json']) {
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     }
   });

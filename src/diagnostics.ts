@@ -22,7 +22,9 @@ export type Diagnostic =
   | { kind: 'era'; server: string; era: 'legacy' | 'modern'; protocolVersion: string; how: EraDecision } // which protocol era the connection speaks, and how that was decided (#17)
   | { kind: 'invalid-trace-context'; server: string; method: string; key: 'traceparent' | 'tracestate' | 'baggage'; detail: string } // a trace context value not of its W3C form: dropped, not sent (the value is not repeated)
   | { kind: 'listen-ended'; server: string; detail: string } // modern era: the subscriptions/listen stream ended on the server's side; list-changed notifications no longer arrive (#17 item 4)
-  | { kind: 'config-note'; server: string; file: string; text: string }; // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
+  | { kind: 'config-note'; server: string; file: string; text: string } // the config loaded, with something the host should hear (a key accepted and ignored); server: 'toolsource'
+  | { kind: 'tool-drift'; server: string; policy: 'warn' | 'block'; withheld: string[]; text: string[] } // a listing differs from the pinned definitions (SPEC G2): text says how, withheld what `block` held back
+  | { kind: 'unused-deny'; server: string; pattern: string; tools: number }; // a deny pattern of the config matched none of the server's `tools` listed tools: a typo looks like a working rule
 
 export type DiagnosticHook = (diagnostic: Diagnostic) => void;
 
@@ -62,6 +64,10 @@ export function scrubDiagnostic(d: Diagnostic, scrub: (text: string) => string):
       return { ...d, text: scrub(d.text) };
     case 'listen-ended':
       return { ...d, detail: scrub(d.detail) };
+    case 'tool-drift':
+      return { ...d, text: d.text.map(scrub) };
+    case 'unused-deny': // the config's own pattern
+      return d;
   }
 }
 

@@ -4,11 +4,12 @@
 // temp file renamed over it), entries keyed by the resource and the issuer
 // (2026-07-28: credentials are per issuer). Values are never logged.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RegisteredClient } from './registration.js';
 import type { TokenSet } from './tokens.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface StoredCredentials {
   issuer: string;
@@ -99,10 +100,6 @@ export class FileCredentialStore implements CredentialStore {
 
   /** Written to a temp file in the same folder with mode 0600, then renamed over: a reader never sees half a file. */
   private write(all: Record<string, StoredCredentials>): void {
-    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.file);
+    writeFileAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`);
   }
 }

@@ -9,6 +9,7 @@
 import type { JsonObject, Tool, ToolAnnotations } from '../client/results.js';
 import { excerpt } from '../diagnostics.js';
 import type { AgentToolRules, ToolFilter } from './config/types.js';
+import type { ToolDrift } from './pins/review.js';
 import { assignAliases, canonicalName, globToRegExp, matchesAny, TOOL_NAMESPACE, toolNameProblem, type AliasReport, type ToolNameProblem } from './naming.js';
 
 /** A tool as ADR-0043 §2 defines it, plus the provider-safe alias. */
@@ -67,11 +68,17 @@ export interface ToolsChange {
   adjusted: AliasReport['adjusted'];
   /** Tools of this discovery that were not registered; every discovery reports its own. */
   rejected: RejectedTool[];
+  /**
+   * The listing differs from the server's pinned definitions (SPEC G2):
+   * changed (with a diff), added, renamed, and what `block` withheld. Present
+   * once per distinct finding, not at every rediscovery.
+   */
+  pins?: ToolDrift;
 }
 
 /** Whether a change has nothing for a host to show or re-read (`rejected` aside: it is a diagnostic, not a change). */
 export function isEmptyChange(change: ToolsChange): boolean {
-  return change.added.length === 0 && change.removed.length === 0 && change.changed.length === 0 && change.adjusted.length === 0;
+  return change.added.length === 0 && change.removed.length === 0 && change.changed.length === 0 && change.adjusted.length === 0 && change.pins === undefined;
 }
 
 export interface CompiledFilter {

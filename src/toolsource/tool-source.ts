@@ -20,6 +20,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { capResult, type CappedResult } from './truncate.js';
 import type { LoadToolSourceOptions } from './config/load.js';
 import { safeEnvironment } from './environment.js';
+import { PinGuard, type PinOptions } from './pins/guard.js';
+import { defaultPinStore } from './pins/default-store.js';
+import type { ToolDrift } from './pins/review.js';
+import type { Tool } from '../client/results.js';
 
 export interface ToolSourceOptions {
   /** The loaded configuration (see loadToolSourceConfig). */
@@ -92,6 +96,14 @@ export interface ToolSourceOptions {
    * command to run; no tool call ever waits on a browser.
    */
   oauth?: Pick<OAuthSettings, 'store' | 'authorize' | 'redirectUri' | 'fetch'>;
+  /**
+   * Tool-definition pinning (SPEC G2; README "Pinning"): where approved
+   * definitions are kept (default: the config's pin file, see pinFileFor),
+   * the policy of servers whose config sets no `pin` (default 'warn'), and
+   * what `block` does. Under 'block' a tool whose definition changed, a new
+   * one and a renamed one are not registered until approved (trust()).
+   */
+  pins?: PinOptions;
 }
 
 /** One settled call, as onCall sees it. `error` is the typed error the caller got, scrubbed. */
@@ -205,9 +217,13 @@ export class ToolSource {
   private readonly listeners: { [K in keyof ToolSourceEvents]: Set<Listener<K>> } = { 'tools-changed': new Set(), 'server-state': new Set(), 'list-changed': new Set() };
   private current: ToolSourceConfig;
   private closed = false;
+  private readonly pins: PinGuard;
+  /** Each server's registration of a listing: what a pin approval runs again to release what it withheld. */
+  private readonly registerers = new Map<string, (tools: readonly Tool[]) => number>();
 
   constructor(private readonly options: ToolSourceOptions) {
     this.current = options.config;
+    this.pins = new PinGuard(options.pins?.store ?? defaultPinStore(options.config.file), options.pins ?? {});
     for (const server of options.config.servers) this.supervisors.set(server.key, this.supervise(server, options.config));
     this.tellNotes(options.config);
   }
@@ -225,6 +241,22 @@ export class ToolSource {
     // A server whose tools are all filtered out is never contacted: it would register nothing.
     if (!server.tools.enabled && !server.disabled) Object.assign(supervised, { disabled: true });
     const handlers = options.serverHandlers?.(server.key);
+    const register = (tools: readonly Tool[]): number => {
+      // SPEC G2: reviewed against the pins before registration, so a withheld tool is never listed, not even briefly.
+      const { offered, report } = this.pins.review(server, tools, filter.accepts);
+      for (const pattern of this.pins.unusedDeny(server, tools)) options.client?.onDiagnostic?.({ kind: 'unused-deny', server: server.key, pattern, tools: tools.length });
+      const change = this.registry.setServerTools(server.key, offered, filter);
+      if (report) {
+        change.pins = report;
+        options.client?.onDiagnostic?.({ kind: 'tool-drift', server: server.key, policy: report.policy, withheld: report.withheld, text: report.text });
+      }
+      // A duplicate or unusable name is dropped (the first of a name kept): the host hears why.
+      for (const rejected of change.rejected) options.client?.onDiagnostic?.({ kind: 'rejected-tool', server: server.key, tool: rejected.tool, why: rejected.why });
+      this.lastKnown.set(server.key, this.registry.list().filter((d) => d.mcp_server === server.key));
+      this.announce(change);
+      return this.registry.countFor(server.key);
+    };
+    this.registerers.set(server.key, register);
     return new ServerSupervisor(supervised, {
       clock: options.clock ?? systemClock,
       restart: { ...DEFAULT_RESTART_POLICY, ...options.restart },
@@ -238,14 +270,7 @@ export class ToolSource {
         ...(handlers ? { handlers } : {}),
         timeoutMs: server.timeoutMs ?? config.defaultTimeoutMs,
       },
-      onTools: (tools) => {
-        const change = this.registry.setServerTools(server.key, tools, filter);
-        // A duplicate or unusable name is dropped (the first of a name kept): the host hears why.
-        for (const rejected of change.rejected) options.client?.onDiagnostic?.({ kind: 'rejected-tool', server: server.key, tool: rejected.tool, why: rejected.why });
-        this.lastKnown.set(server.key, this.registry.list().filter((d) => d.mcp_server === server.key));
-        this.announce(change);
-        return this.registry.countFor(server.key);
-      },
+      onTools: (tools) => register(tools),
       onUnavailable: () => this.announce(this.registry.setServerTools(server.key, [], filter)),
       onState: (status) => this.emit('server-state', status),
       onListChanged: (kind) => this.emit('list-changed', { server: server.key, kind }),
@@ -285,6 +310,7 @@ export class ToolSource {
     // Checked first: a mistyped agent name fails before anything starts.
     const rules = query.agent === undefined ? undefined : typeof query.agent === 'string' ? this.agentRules(query.agent) : query.agent;
     if (query.discover !== false) await withDeadline(this.discover().then(() => this.refreshStale()), query.deadlineMs);
+    this.recheckPins();
     const all: ListedTool[] = this.registry.list();
     if (this.options.unavailableTools === 'mark') all.push(...this.withdrawn().map((d): ListedTool => ({ ...d, available: false })));
     return rules === undefined ? all : all.filter((definition) => enabledForAgent(definition, rules));
@@ -398,7 +424,47 @@ export class ToolSource {
 
   /** Every server's state (S5). */
   status(): ServerStatus[] {
-    return [...this.supervisors.values()].map((s) => s.status());
+    // A ready server's count is the registry's: a pin approval can release tools between two listings.
+    return [...this.supervisors.values()].map((s) => {
+      const status = s.status();
+      return status.state === 'ready' ? { ...status, tools: this.registry.countFor(status.key) } : status;
+    });
+  }
+
+  /**
+   * Approves what a server lists now (SPEC G2): one tool of it, or all (the
+   * pins then hold exactly its listing). Written to the pin store; what
+   * `block` withheld is registered at once, with a tools-changed. Starts
+   * the server if it has not been listed yet.
+   */
+  async trust(key: string, tool?: string): Promise<void> {
+    const supervisor = this.supervisor(key);
+    if (this.pins.listed(key) === undefined) await supervisor.ready();
+    if (!this.pins.trust(key, tool)) throw new ConfigError(this.current.file, ['mcp', key], `server "${key}" has not listed its tools; start it first`, { server: key });
+    this.registerers.get(key)?.(this.pins.listed(key)!);
+  }
+
+  /** How a server's listing differs from its pins (SPEC G2); undefined when it does not, or it was not listed yet. */
+  pinDrift(key: string): ToolDrift | undefined {
+    return this.pins.drift(key);
+  }
+
+  /**
+   * Why a tool is held back by the pin policy (a canonical name, or a server
+   * key and the tool's own name), with how to approve it; undefined when it
+   * is not. With `pins.onBlock: 'ask'` such a tool is registered, and this
+   * is the reason a host gives a person before each call.
+   */
+  pinReason(name: string, tool?: string): string | undefined {
+    if (tool !== undefined) return this.pins.reason(name, tool);
+    const key = [...this.supervisors.keys()].find((k) => name.startsWith(`mcp.${k}.`));
+    return key === undefined ? undefined : this.pins.reason(key, name.slice(`mcp.${key}.`.length));
+  }
+
+  /** A pin store that changed under withheld tools (mcpwire trust in another process): their servers' listings reviewed again. */
+  private recheckPins(): void {
+    if (!this.pins.holdsAny()) return;
+    for (const key of this.pins.stale()) this.registerers.get(key)?.(this.pins.listed(key)!);
   }
 
   /**
@@ -445,6 +511,8 @@ export class ToolSource {
       // Removed: closed (the host hears it `closed`, its last state), its tools withdrawn.
       stopping.push(this.supervisors.get(key)!.close());
       this.lastKnown.delete(key);
+      this.pins.forget(key);
+      this.registerers.delete(key);
       this.announce(this.registry.setServerTools(key, [], this.filters.get(key) ?? compileFilter(old.tools)));
       this.filters.delete(key);
       report.removed.push(key);
@@ -543,9 +611,11 @@ export class ToolSource {
     } catch (error) {
       throw scrubError(error, supervisor?.secrets() ?? this.current.secrets);
     }
+    this.recheckPins();
     const definition = this.registry.resolve(name);
-    if (!definition) throw this.unknownTool(name);
-    return definition;
+    if (definition) return definition;
+    const held = this.pinReason(name);
+    throw this.unknownTool(name, () => true, held === undefined ? '' : ` (withheld by the pin policy: ${held})`);
   }
 
   private agentRules(agent: string): AgentToolRules {
@@ -610,10 +680,10 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, ...load } =
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins, ...load } =
     options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
   const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth };
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins };
   for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
   const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();

@@ -39,6 +39,10 @@ export function describeDiagnostic(d: Diagnostic): string {
       return `${d.file}: ${d.text}`;
     case 'listen-ended':
       return `the subscriptions/listen stream ended (${d.detail}); list changes are no longer heard`;
+    case 'tool-drift':
+      return `tools differ from their pins (${d.policy}${d.withheld.length > 0 ? `, withheld: ${d.withheld.join(', ')}` : ''}):\n${d.text.join('\n')}`;
+    case 'unused-deny':
+      return `the deny pattern ${JSON.stringify(d.pattern)} matches none of the server's ${d.tools} tools; check it for a typo`;
     default:
       // A kind added to the library after this was written: still worth showing.
       return JSON.stringify(d);

@@ -5,7 +5,9 @@
 // small and reading them must not load a schema library. Keys a client adds
 // for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
 // `protocolEra` is mcpwire's own key beside the client's (#17): the clients
-// ignore a key they do not know, so the file stays theirs.
+// ignore a key they do not know, so the file stays theirs. A remote server's
+// `oauth` (Claude Code) or `auth` (Cursor) is its OAuth settings (#19,
+// oauth-key.ts).
 
 import os from 'node:os';
 import path from 'node:path';
@@ -16,11 +18,12 @@ import { checkDocument } from './document-check.js';
 import { describeInterpolation, interpolate, type InterpolationContext } from './interpolate.js';
 import { JsoncSyntaxError, parseJsonc, type JsoncDocument, type KeyPath } from './jsonc.js';
 import { isSecretHeader, isSecretVariable } from '../../util/secret-names.js';
-import { commandFields, entryKind, isProblem, isStringArray, sourceServer, stringMap, urlProblem } from './server-entry.js';
+import { commandFields, entryKind, isProblem, isStringArray, readPinKey, sourceServer, stringMap, urlProblem } from './server-entry.js';
 import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { readEraKey } from './era-key.js';
+import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth } from './oauth-key.js';
 
 export type ServerConfig = ServerParams & { name: string };
 
@@ -200,6 +203,14 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
       transport === 'sse'
         ? { transport, url, headers, server: name }
         : { transport, url, headers, server: name, ...(type === undefined ? { fallbackToSse: true } : {}) };
+    // #19 item 2: Claude Code's "oauth", Cursor's "auth" (and mcpwire's machine-grant keys) as the server's OAuth settings.
+    const oauth = readJsonOAuth(entry, resolve, ctx.context.workspaceFolder);
+    // A grant missing what an unset variable would have given: the server is already unsupported, saying which variable.
+    if (isOAuthProblem(oauth) && unsupported === undefined) throw at(file, doc, [...ctx.at, ...oauth.field], oauth.detail, name);
+    if (oauth && !isOAuthProblem(oauth)) {
+      params.oauth = oauth;
+      ctx.secrets.push(...oauthSecrets(oauth));
+    }
   } else {
     if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
     const fields = commandFields(entry);
@@ -213,11 +224,13 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
   const era = readEraKey(entry, 'protocolEra');
   if (!era.ok) throw fail(era.key, era.detail);
   if (era.era !== undefined) params.protocolEra = era.era;
+  const pin = readPinKey(entry);
+  if (!pin.ok) throw fail('pin', pin.detail);
   // VS Code's envFile names a dotenv file the editor loads into env; reading it silently wrong would be worse than saying so.
   if (entry.envFile !== undefined) unsupported ??= `server "${name}": "envFile" is not read by mcpwire; put the variables in "env" (with \${env:VAR} for secrets)`;
-  return sourceServer(name, params, { deny, disabled: entry.disabled === true, unsupported });
+  return sourceServer(name, params, { deny, disabled: entry.disabled === true, unsupported, pin: pin.pin });
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth', 'pin'];
 

@@ -84,6 +84,7 @@ export interface ServerFields {
   timeoutMs?: number | undefined;
   startupTimeoutMs?: number | undefined;
   unsupported?: string | undefined;
+  pin?: 'off' | 'warn' | 'block' | undefined;
 }
 
 /** The one SourceServer literal of the client formats: every tool enabled unless allow/deny say otherwise. */
@@ -97,5 +98,14 @@ export function sourceServer(key: string, params: ServerParams, fields: ServerFi
     unsupported: fields.unsupported,
   };
   if (fields.startupTimeoutMs !== undefined) server.startupTimeoutMs = fields.startupTimeoutMs;
+  if (fields.pin !== undefined) server.pin = fields.pin;
   return server;
+}
+
+/** mcpwire's `pin` key beside a client's own (SPEC G2): off, warn or block; absent is undefined (the tool source's default). */
+export function readPinKey(entry: Record<string, unknown>): { ok: true; pin: 'off' | 'warn' | 'block' | undefined } | { ok: false; detail: string } {
+  const value = entry.pin;
+  if (value === undefined) return { ok: true, pin: undefined };
+  if (value === 'off' || value === 'warn' || value === 'block') return { ok: true, pin: value };
+  return { ok: false, detail: `expected "off", "warn" or "block", got ${JSON.stringify(value)?.slice(0, 40)}` };
 }

@@ -39,6 +39,11 @@ export interface SourceServer {
    * `<headerName>: <value>`.
    */
   secretRef?: SecretRef | undefined;
+  /**
+   * Tool-definition pinning (SPEC G2): 'off', 'warn' (the tool source's
+   * default when absent) or 'block'; see src/toolsource/pins/.
+   */
+  pin?: 'off' | 'warn' | 'block' | undefined;
 }
 
 /** A credential a server needs, by reference: `ref` is a dotted path into local.toml `[secrets]` (or the host's own store). */

@@ -66,6 +66,13 @@ export interface KestrelTool {
   description: string;
   category: 'mcp';
   permission: Approval;
+  /**
+   * Why the permission is `ask` whatever the server's approval says: the
+   * server's `pin` is `block` and this tool's definition changed, is new or
+   * was renamed since it was approved (SPEC G2). The host shows it to the
+   * person it asks; `mcpwire trust SERVER TOOL` approves the definition.
+   */
+  permissionReason?: string;
   /** The tool's inputSchema, unchanged. */
   parameters: JsonObject;
   server: string;
@@ -94,6 +101,8 @@ export interface KestrelToolResult {
 export interface KestrelToolsChange {
   added: string[];
   removed: string[];
+  /** Tools whose permission changed (a pinned definition drifted under `pin: block`, or was approved). */
+  changed?: string[];
 }
 
 export interface KestrelMcpEvents {
@@ -191,6 +200,8 @@ export class KestrelMcp {
       // Suggestions for an unknown tool in the names this host's agents see.
       naming: (d) => kestrelName(d.mcp_server, d.mcp_tool_name),
       rediscover,
+      // SPEC G2 on Kestrel's approval flow: a drifted tool under `pin: block` stays offered, and is asked for.
+      pins: { onBlock: 'ask' },
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       ...(this.options.restart ? { restart: this.options.restart } : {}),
       ...(this.options.oauth ? { oauth: this.options.oauth } : {}),
@@ -292,6 +303,16 @@ export class KestrelMcp {
     if (this.stateOf(key) === 'ready') return;
     this.source.enable(key);
     await this.restart(key);
+  }
+
+  /**
+   * Approves a server's tool definitions as listed now (one tool, or all):
+   * written to the pin store (SPEC G2), so a tool that `pin: block` made
+   * `ask` is back to the server's approval, with a tools-changed.
+   */
+  async trust(server: string, tool?: string): Promise<void> {
+    await this.source.trust(server, tool);
+    this.rebuildTools();
   }
 
   /** Turns a server off until enable(): its connection closed, its tools and bridges withdrawn (with a tools-changed). */
@@ -425,11 +446,13 @@ export class KestrelMcp {
     for (const definition of this.source.registered()) {
       const { mcp_server: server, mcp_tool_name: tool } = definition;
       if (!this.offering.has(server)) continue;
+      const held = this.source.pinReason(server, tool);
       drafts.push({
         id: definition.name,
         description: kestrelDescription(server, definition.description),
         category: 'mcp',
-        permission: approval(server),
+        permission: held === undefined ? approval(server) : 'ask',
+        ...(held === undefined ? {} : { permissionReason: held }),
         parameters: definition.parameters,
         server,
         tool,
@@ -488,10 +511,13 @@ export class KestrelMcp {
       this.logger.warn('mcp tool renamed', { tool: a.canonical, name: a.alias, why: a.why });
     }
     const before = new Set(this.tools_.map((t) => t.name));
+    const asked = new Map(this.tools_.map((t) => [t.name, t.permissionReason]));
     this.tools_ = drafts.map(({ id, ...rest }) => ({ name: aliases.get(id)!, ...rest })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const after = new Set(this.tools_.map((t) => t.name));
     const change: KestrelToolsChange = { added: [...after].filter((n) => !before.has(n)), removed: [...before].filter((n) => !after.has(n)).sort() };
-    if (this.started && !this.closing && (change.added.length > 0 || change.removed.length > 0)) this.emit('tools-changed', change);
+    const changed = this.tools_.filter((t) => before.has(t.name) && asked.get(t.name) !== t.permissionReason).map((t) => t.name);
+    if (changed.length > 0) change.changed = changed;
+    if (this.started && !this.closing && (change.added.length > 0 || change.removed.length > 0 || changed.length > 0)) this.emit('tools-changed', change);
   }
 }
 
