@@ -47,14 +47,14 @@ test('bench --quick --json prints one array of well-formed records whose ratio i
   assert.deepEqual(records.filter((r) => r.workload === 'ndjson-utf8-64k').map((r) => r.contender).sort(), [...FRAMING_CONTENDERS].sort());
 });
 
-test('e2e-modern-concurrent16 --quick: mcpwire, the SDK v2 client and the bare wire against the SDK v2 server, over stdio and HTTP', async () => {
+test('e2e-modern-concurrent16 --quick: mcpwire, the SDK v2 client, ai-sdk and the bare wire against the SDK v2 server, over stdio and HTTP', async () => {
   // The workload itself checks that each client is in the 2026-07-28 era and that its echo answers; it fails the run otherwise.
   const records = await quickRecords('e2e-modern-concurrent16');
   assertWellFormed(records);
   for (const transport of ['stdio', 'http']) {
     for (const unit of [`calls/s ${transport}`, `us CPU/call ${transport}`]) {
       const rows = records.filter((r) => r.unit === unit);
-      assert.deepEqual(rows.map((r) => r.contender).sort(), ['floor-wire', 'mcpwire', 'sdk-v2'], unit);
+      assert.deepEqual(rows.map((r) => r.contender).sort(), ['ai-sdk', 'floor-wire', 'mcpwire', 'sdk-v2'], unit);
       for (const r of rows) {
         assert.equal(r.baseline, 'sdk-v2');
         assert.ok(r.median > 0 && Number.isFinite(r.median), `${unit}/${r.contender}: ${r.median}`);

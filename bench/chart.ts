@@ -22,6 +22,10 @@ const COLORS: Record<ContenderId, string> = {
   'one-server': '#ced4da',
   'bare-script': '#495057',
   'floor-wire': '#212529',
+  'ai-sdk': '#2f9e44',
+  'floor-8-servers': '#dee2e6',
+  'floor-fetch': '#5c5f66',
+  'floor-http': '#0b0d0e',
 };
 
 const WIDTH = 1000;

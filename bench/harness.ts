@@ -17,7 +17,15 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * against a bare script that talks to the same server (bare-script);
  * e2e-modern-concurrent16 has the bare wire as its floor (floor-wire).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'bare-script', 'floor-wire'] as const;
+/**
+ * #20 item 1 adds the e2e peers: Vercel's @ai-sdk/mcp client (ai-sdk) in
+ * every e2e workload and e2e-cold, floor-wire (a bare stdio client) as the
+ * floor of every stdio e2e row, and over Streamable HTTP two bare clients,
+ * one on fetch (floor-fetch) and one on node:http with a keep-alive agent
+ * (floor-http); toolsource-startup-8 gets 8 bare server processes started
+ * concurrently (floor-8-servers), the machine's floor.
+ */
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -36,10 +44,14 @@ export const WORKLOADS = [
   'encode-small',
   'e2e-startup',
   'e2e-sequential',
+  'e2e-sequential-echo',
   'e2e-concurrent16',
   'e2e-concurrent16-echo',
   'e2e-modern-concurrent16',
+  'e2e-http-concurrent16',
+  'e2e-cold',
   'memory-16mib',
+  'memory-sse-endless',
   'import-cold',
   'toolsource-dispatch',
   'toolsource-startup-8',

@@ -108,7 +108,7 @@ async function main(): Promise<number> {
   const targets = evaluateTargets(records);
   const seconds = (performance.now() - began) / 1000;
   const end = machineAtEnd(machine);
-  log(`targets (issue 4):\n${targetLines(targets)}`);
+  log(`targets (issues 4, 17, 20):\n${targetLines(targets)}`);
   log(`${machineLine(end)}; ${seconds.toFixed(0)} s`);
 
   if (opts.json) process.stdout.write(`[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);

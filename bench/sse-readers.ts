@@ -40,7 +40,7 @@ export function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array
 
 /**
  * mcpwire's SSE path as StreamableHttpTransport.consume() runs it: readSse
- * (TextDecoder + eventsource-parser 4 with a size cap), then for each
+ * (sse-parser.ts over the byte reads, with a size cap), then for each
  * `message` event with data, JSON.parse (non-JSON data would be reported as
  * noise). The envelope check that follows belongs to the connection, not the
  * transport, and is left out as it is for the SDK-novalidate contender.

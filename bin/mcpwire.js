@@ -1,29 +1,36 @@
 #!/usr/bin/env node
 // Starts the CLI from the compiled build, the same code in a clone as in the
 // published package: never TypeScript sources through tsx, a devDependency a
-// consumer does not have. --version is answered here, from package.json,
-// before anything else loads: it is the command scripts run most often. A
-// server command first tries a running `mcpwire session` for its config
-// (#18 item 13): its client loads nothing of the CLI, so a command the
-// session runs costs about a process start.
-import { existsSync, readFileSync } from 'node:fs';
+// consumer does not have. CommonJS (bin/package.json says so) because it is
+// the start of every command: Node's CommonJS loader is ready at once, its ES
+// module loader costs a few milliseconds to start, and a command run in a
+// `mcpwire session` (#18 item 13) should cost about `node -e 0`. So
+// --version is answered here, from package.json, and a server command first
+// tries the running session for its config (dist/cli/session-client.cjs,
+// CommonJS too) before the ES modules of the CLI load at all.
+'use strict';
 
-/** The commands a session runs (session-daemon.ts has the same table). */
-const SESSION_COMMANDS = new Set(['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'ping']);
-
-if (process.argv[2] === '--version' || process.argv[2] === '-V') {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+const command = process.argv[2];
+if (command === '--version' || command === '-V') {
+  const { readFileSync } = require('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
 } else {
-  const built = new URL('../dist/cli.js', import.meta.url);
+  const { existsSync } = require('node:fs');
+  const built = `${__dirname}/../dist/cli.js`;
   if (!existsSync(built)) {
     // Only a clone can get here (the package ships dist/): `npm ci` builds through `prepare`.
     process.stderr.write('mcpwire: dist/ is not built; run `npm run build` in the repository\n');
     process.exit(1);
   }
-  // A server given after -- is never a session's: such a command loads nothing more than before.
-  const status = SESSION_COMMANDS.has(process.argv[2]) && !process.argv.includes('--')
-    ? await (await import(new URL('../dist/cli/session-client.js', import.meta.url).href)).runInSession(process.argv[2], process.argv.slice(3))
-    : undefined;
-  if (status === undefined) await import(built.href);
-  else process.exitCode = status;
+  const full = () => import(require('node:url').pathToFileURL(built).href);
+  // The commands a session runs (session-daemon.ts has the same table). A server given after -- is never a
+  // session's: such a command loads nothing more than before.
+  const SESSION_COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'ping'];
+  if (SESSION_COMMANDS.includes(command) && !process.argv.includes('--')) {
+    require('../dist/cli/session-client.cjs')
+      .runInSession(command, process.argv.slice(3))
+      .then((status) => (status === undefined ? full() : (process.exitCode = status)));
+  } else {
+    full();
+  }
 }

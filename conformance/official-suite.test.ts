@@ -303,3 +303,43 @@ describe('official MCP conformance suite 0.2.0-alpha.12, auth scenarios (#19)', 
     });
   }
 });
+
+// #19 item 1 (SPEC A1): the six auth extensions, unscored by the suite but judged here as strictly as the
+// rest (no WARNING, each named check SUCCESS), at both revisions 0.2 runs them at. The machine grants take
+// what the scenario's context hands over (client secret, private key, IdP ID token, workload JWT); DPoP is
+// chosen because the servers challenge with it.
+describe('official MCP conformance suite 0.2.0-alpha.12, auth extensions (#19, SPEC A1)', { skip: needsNext }, () => {
+  const EXTENSIONS = [
+    ['auth/client-credentials-basic', 'the client_credentials grant, client_secret_basic', ['token-request', 'client-credentials-basic-auth', 'valid-bearer-token']],
+    ['auth/client-credentials-jwt', 'the client_credentials grant, a private_key_jwt assertion (RFC 7523)', ['token-request', 'client-credentials-jwt-verified', 'valid-bearer-token']],
+    ['auth/enterprise-managed-authorization', 'token exchange at the IdP for an ID-JAG (RFC 8693), then the JWT-bearer grant', ['complete-flow-token-exchange', 'complete-flow-jwt-bearer', 'valid-bearer-token']],
+    ['auth/wif-jwt-bearer', 'the JWT-bearer grant with a workload identity token', ['token-request', 'wif-assertion-verified', 'valid-bearer-token']],
+    ['auth/dpop', 'DPoP (RFC 9449): a proof at the token endpoint, Authorization: DPoP, a fresh proof per request', ['sep-1932-client-token-request-proof', 'sep-1932-client-dpop-auth-scheme', 'sep-1932-client-fresh-proof']],
+    ['auth/dpop-nonce', 'DPoP with the AS and the resource server each asking for their nonce', ['sep-1932-client-token-request-proof', 'sep-1932-client-fresh-proof', 'sep-1932-client-as-nonce', 'sep-1932-client-rs-nonce']],
+  ] as const;
+  test('the six are what 2026-07-28 runs as extensions', () => {
+    const listed = script.listScenarios({ suite: 'next', requirements: '2026-07-28' });
+    const extensions = listed.filter((s) => s.name.startsWith('auth/') && s.reason === 'extension').map((s) => s.name);
+    assert.deepEqual(extensions.sort(), EXTENSIONS.map(([name]) => name).sort());
+  });
+  for (const specVersion of ['2026-07-28', '2025-11-25']) {
+    for (const [scenario, what, checks] of EXTENSIONS) {
+      test(`${scenario} at ${specVersion}: ${what}`, { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+        await assertScenario(scenario, [...checks], { suite: 'next', specVersion });
+      });
+    }
+  }
+});
+
+describe('official MCP conformance suite 0.1.16, auth extensions (#19, SPEC A1)', { skip: needsNode22 }, () => {
+  const EXTENSIONS = [
+    ['auth/client-credentials-basic', ['token-request', 'client-credentials-basic-auth']],
+    ['auth/client-credentials-jwt', ['token-request', 'client-credentials-jwt-verified']],
+    ['auth/cross-app-access-complete-flow', ['complete-flow-token-exchange', 'complete-flow-jwt-bearer']],
+  ] as const;
+  for (const [scenario, checks] of EXTENSIONS) {
+    test(`${scenario}: the machine grant, judged strictly`, { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+      await assertScenario(scenario, [...checks]);
+    });
+  }
+});

@@ -19,8 +19,8 @@
 // the suite's own `--requirements REV` run does per scenario (it runs them all
 // at once, in parallel, which a loaded machine would skew). A scenario passes
 // only when the suite exits 0, its checks.json holds at least one SUCCESS,
-// and no check is FAILURE or WARNING. OAuth scenarios (auth/*) are expected
-// gaps (issue #19); --no-oauth leaves them out. --list prints the scenarios
+// and no check is FAILURE or WARNING. OAuth scenarios (auth/*) run headless
+// (issue #19); --no-oauth leaves them out. --list prints the scenarios
 // with what each is (scored, OAuth, not scored and why) and runs none.
 // Exit status: 0 every scored scenario passed, 1 one failed, 2 usage.
 
@@ -62,14 +62,6 @@ export function suiteVersion(suite) {
 }
 /** The suite's own limit for one client run, ms (its default). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** Why a scenario is expected to fail, for the report line. */
-const KNOWN_GAPS = [
-  { prefix: 'auth/client-credentials', why: 'the client_credentials grant (machine clients) is not implemented yet (issue #19)' },
-  { prefix: 'auth/enterprise-managed', why: 'token exchange and the JWT bearer grant are not implemented yet (issue #19)' },
-  { prefix: 'auth/dpop', why: 'DPoP (RFC 9449) is not implemented yet (issue #19)' },
-  { prefix: 'auth/wif', why: 'workload identity federation (the JWT bearer grant) is not implemented yet (issue #19)' },
-];
 
 /**
  * The command the suite runs: this Node (explicitly, never whatever `node`
@@ -163,10 +155,8 @@ export function judge(scenario, run) {
   }
   if (checks !== undefined && successes.length === 0 && failures.length === 0) reasons.push('no check succeeded: the client did nothing the suite could verify');
   if (run.suiteExit !== 0 && reasons.length === 0) reasons.push(`the suite exited with code ${run.suiteExit}`);
-  const gap = KNOWN_GAPS.find((g) => scenario.startsWith(g.prefix));
   const pass = reasons.length === 0 && run.suiteExit === 0;
-  let reason = pass ? undefined : reasons.join('; ');
-  if (!pass && gap) reason = `${gap.why} [${reason}]`;
+  const reason = pass ? undefined : reasons.join('; ');
   return {
     scenario,
     pass,
@@ -265,7 +255,7 @@ export function resultLine(r) {
 /** What --list prints for one scenario. */
 export function listLine(s) {
   const scoring = s.scored ? 'scored' : `not scored (${s.reason ?? 'the suite says so'})`;
-  const what = isOAuth(s.name) ? `OAuth: expected gap (issue #19), ${scoring}` : scoring;
+  const what = isOAuth(s.name) ? `OAuth (issue #19), ${scoring}` : scoring;
   return `${s.name.padEnd(44)} ${what}`;
 }
 
@@ -354,7 +344,7 @@ async function main(argv) {
     process.stdout.write(`${JSON.stringify({ suite, version: suiteVersion(suite), requirements: values.requirements, specVersion, results: slim, passed, failed }, null, 2)}\n`);
   } else {
     const notes = [];
-    if (failedOAuth) notes.push(`${failedOAuth} OAuth, issue #19`);
+    if (failedOAuth) notes.push(`${failedOAuth} OAuth`);
     if (failed - failedScored) notes.push(`${failed - failedScored} not scored`);
     process.stdout.write(`${passed} passed, ${failed} failed${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
   }

@@ -49,27 +49,36 @@ async function failure(params: ServerParams): Promise<ClosedError> {
 const TRANSPORTS = ['streamable-http', 'sse'] as const;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
+/** Both request paths (#20): node:http words its failures as Node's sockets do; fetch wraps the same words in "fetch failed". */
+const PATHS = [
+  { httpClient: 'node', prefix: '' },
+  { httpClient: 'fetch', prefix: 'fetch failed: ' },
+] as const;
+
 describe('#18 item 8: network failures carry their cause chain', () => {
   for (const transport of TRANSPORTS) {
-    test(`T3/T2 (${transport}): connection refused names ECONNREFUSED and the address`, async () => {
-      const port = await closedPort();
-      const error = await failure({ transport, url: `http://127.0.0.1:${port}/mcp` });
-      assert.match(error.message, new RegExp(`fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
-    });
+    for (const { httpClient, prefix } of PATHS) {
+      test(`T3/T2 (${transport}, ${httpClient}): connection refused names ECONNREFUSED and the address`, async () => {
+        const port = await closedPort();
+        const error = await failure({ transport, url: `http://127.0.0.1:${port}/mcp`, httpClient });
+        assert.match(error.message, new RegExp(`\\(${prefix}connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)`));
+      });
 
-    // Node 20's fetch (undici 6) never settles when the server drops the connection before answering:
-    // the request then ends at the client's timeout instead. Node 22, the engines floor, reports it.
-    test(`T3/T2 (${transport}): a server that drops the connection reads as a reset, not just "fetch failed"`, { skip: NODE_MAJOR < 22 ? `Node ${process.versions.node}'s fetch never settles on a dropped connection (the request times out instead); Node 22 reports it` : false }, async (t) => {
-      const port = await tcpServer(t, (socket) => socket.destroy());
-      const error = await failure({ transport, url: `http://127.0.0.1:${port}/mcp` });
-      assert.match(error.message, /fetch failed: (other side closed|.*ECONNRESET|socket hang up)/);
-    });
+      // Node 20's fetch (undici 6) never settles when the server drops the connection before answering:
+      // the request then ends at the client's timeout instead. Node 22, the engines floor, reports it; node:http does on any.
+      const fetchHangs = httpClient === 'fetch' && NODE_MAJOR < 22;
+      test(`T3/T2 (${transport}, ${httpClient}): a server that drops the connection reads as a reset, not just "fetch failed"`, { skip: fetchHangs ? `Node ${process.versions.node}'s fetch never settles on a dropped connection (the request times out instead); Node 22 reports it` : false }, async (t) => {
+        const port = await tcpServer(t, (socket) => socket.destroy());
+        const error = await failure({ transport, url: `http://127.0.0.1:${port}/mcp`, httpClient });
+        assert.match(error.message, new RegExp(`${prefix}(other side closed|.*ECONNRESET|socket hang up)`));
+      });
 
-    test(`T3/T2 (${transport}): https to a server that does not speak TLS gives the TLS verdict with its code`, async (t) => {
-      const port = await tcpServer(t, (socket) => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'));
-      const error = await failure({ transport, url: `https://127.0.0.1:${port}/mcp` });
-      assert.match(error.message, /fetch failed: .*\[ERR_SSL_[A-Z_]+\]|fetch failed: .*(ssl|tls|wrong version)/i);
-    });
+      test(`T3/T2 (${transport}, ${httpClient}): https to a server that does not speak TLS gives the TLS verdict with its code`, async (t) => {
+        const port = await tcpServer(t, (socket) => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'));
+        const error = await failure({ transport, url: `https://127.0.0.1:${port}/mcp`, httpClient });
+        assert.match(error.message, new RegExp(`${prefix}.*\\[ERR_SSL_[A-Z_]+\\]|${prefix}.*(ssl|tls|wrong version)`, 'i'));
+      });
+    }
   }
 
   test('causeChain: outermost first, codes added where the message lacks them, repeats and cycles left out, AggregateError listed once each', () => {

@@ -95,4 +95,23 @@ describe('#19: OAuth in a Kestrel config', () => {
     assert.deepEqual((config.source.servers.find((s) => s.key === 'remote')!.params as { oauth?: unknown }).oauth, { clientId: 'id-1', clientSecret: 'sek-CANARY-t7' });
     assert.ok(config.source.secrets.includes('sek-CANARY-t7'));
   });
+
+  test('C4/A1 (#19): Kestrel\'s "oauth" takes the machine grants (client_credentials, a ${NAME} secret scrubbed); an unknown key skips the server naming the keys it takes', async () => {
+    const { readKestrelConfig } = await import('../src/toolsource/kestrel/config.js');
+    const config = readKestrelConfig(
+      {
+        servers: {
+          svc: { url: 'https://svc.example.com/mcp', oauth: { grant: 'client_credentials', clientId: 'svc-1', clientSecret: '${T7_SECRET}', dpop: true } },
+          typo: { url: 'https://t.example.com/mcp', oauth: { clientSecert: '${T7_SECRET}' } },
+          half: { url: 'https://h.example.com/mcp', oauth: { grant: 'client_credentials', clientId: 'svc-1' } },
+        },
+      },
+      { env: { T7_SECRET: 'sek-CANARY-t7m' } },
+    );
+    assert.deepEqual((config.source.servers.find((s) => s.key === 'svc')!.params as { oauth?: unknown }).oauth, { grant: 'client_credentials', clientId: 'svc-1', clientSecret: 'sek-CANARY-t7m', dpop: true });
+    assert.ok(config.source.secrets.includes('sek-CANARY-t7m'));
+    assert.match(config.skipped.find((s) => s.server === 'typo')!.reason, /"oauth" takes scopes, clientId, clientSecret, grant.* not "clientSecert"/);
+    assert.match(config.skipped.find((s) => s.server === 'half')!.reason, /"oauth.grant": client_credentials needs the client id and its secret or private key/);
+    for (const s of config.skipped) assert.ok(!s.reason.includes('sek-CANARY-t7m'));
+  });
 });

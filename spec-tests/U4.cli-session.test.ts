@@ -8,19 +8,20 @@
 
 import { BIN as bin, runCli, type CliRun } from './helpers/cli.js';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { userConfigPath } from '../src/cli/saved.js';
-import { userFile } from '../src/cli/session-client.js';
+import sessionClient from '../src/cli/session-client.cjs';
 import { until } from '../src/testing/http-fixture.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const echoServer = path.join(root, 'examples', 'echo-server.mjs');
 const everything = path.join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const faultServer = path.join(root, 'spec-tests', 'fixtures', 'fault-server.mjs');
 const CANARY = 'sk-live-CANARY-u4-51e2';
 
 
@@ -227,6 +228,68 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
     assert.deepEqual(readdirSync(runtime), []);
   });
 
+  /** fault-server (its `hang` tool is never answered) logging every line it reads to `log`. */
+  function hangingServer(log: string): Record<string, unknown> {
+    return { faulty: { command: process.execPath, args: [faultServer], env: { FAULT_LOG: log } } };
+  }
+  /** The JSON-RPC lines the server read, from its log. */
+  function received(log: string): { id?: number; method?: string; params?: Record<string, unknown> }[] {
+    if (!existsSync(log)) return [];
+    return readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { id?: number; method?: string });
+  }
+  const hangCall = (log: string) => received(log).find((m) => m.method === 'tools/call' && m.params?.name === 'hang');
+  const cancelledIds = (log: string) => received(log).filter((m) => m.method === 'notifications/cancelled').map((m) => m.params?.requestId);
+
+  test('W7/U1: Ctrl-C on a client cancels its command in the daemon: the server is sent notifications/cancelled, the session serves the next command', async () => {
+    const log = path.join(work, 'fault.log');
+    writeConfig(hangingServer(log));
+    const first = await start();
+    // Spawned here rather than through runCli: the test sends the client its SIGINT, as a terminal's Ctrl-C does.
+    // --timeout far beyond the test: without it the request's default timeout (30 s) would cancel the call too, and
+    // the test would pass without the Ctrl-C cancelling anything.
+    const child = spawn(process.execPath, [bin, 'call', 'hang', '--timeout', '600000', '-v'], { cwd: project, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.resume();
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      await until(() => hangCall(log) !== undefined, 'the hang call to reach the server', 60_000);
+      assert.match(stderr, /using the session/);
+      child.kill('SIGINT');
+      const { code } = await exited;
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /interrupted by SIGINT; the session cancelled the command/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    const id = hangCall(log)!.id;
+    await until(() => cancelledIds(log).includes(id), `notifications/cancelled for request ${id}`, 30_000);
+    // The daemon is free again, with the same server: the cancelled call no longer holds the queue.
+    const next = await mcpwire(['call', 'echo', 'text=after', '-v']);
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(next.stdout, /after/);
+    assert.match(next.stderr, /using the session/);
+    const now = await status();
+    assert.equal(now.pid, first.pid);
+    assert.equal(now.servers[0]!.pid, first.servers[0]!.pid, 'the server outlived the cancelled command');
+  });
+
+  test('W7/U1: --timeout through a session: exit 5 with a TimeoutError, the request cancelled at the server, the session serves the next command', async () => {
+    const log = path.join(work, 'fault.log');
+    writeConfig(hangingServer(log));
+    const first = await start();
+    const run = await mcpwire(['call', 'hang', '--timeout', '1500', '-v']);
+    assert.equal(run.status, 5, run.stderr);
+    assert.match(run.stderr, /using the session/);
+    assert.match(run.stderr, /TimeoutError/);
+    const id = hangCall(log)!.id;
+    await until(() => cancelledIds(log).includes(id), `notifications/cancelled for request ${id}`, 30_000);
+    const next = await mcpwire(['call', 'echo', 'text=after', '--timeout', '60000']);
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(next.stdout, /after/);
+    assert.equal((await status()).servers[0]!.pid, first.servers[0]!.pid);
+  });
+
   test('U1: a changed config is reloaded: the next command sees the new servers and the old ones are stopped', async () => {
     writeConfig({ echo: echoEntry() });
     const first = await start();
@@ -308,7 +371,7 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
 
   test('U1: the session client finds the user\'s file where saved.ts does', () => {
     for (const env of [{ MCPWIRE_USER_CONFIG: 'rel/x.json' }, { XDG_CONFIG_HOME: '/xdg' }, { XDG_CONFIG_HOME: 'relative' }, {}] as NodeJS.ProcessEnv[]) {
-      assert.equal(userFile(env), userConfigPath(env), JSON.stringify(env));
+      assert.equal(sessionClient.userFile(env), userConfigPath(env), JSON.stringify(env));
     }
   });
 

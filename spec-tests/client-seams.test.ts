@@ -201,19 +201,21 @@ describe('headers that change during a connection (T4)', () => {
     assert.deepEqual(auth.slice(-2), ['Bearer tok-1', 'Bearer tok-2'], 'the refused request, then the same request with the new token');
   });
 
-  test('T4: a challenge the provider declines fails with AuthError; a second 401 after the retry is not retried again', async (t) => {
+  test('T4: a challenge the provider declines fails with AuthError; a request is sent again at most twice (a renewed token, then a DPoP nonce), never a third time', async (t) => {
     const fixture = await startHttpFixture(t, { post: (ex) => (ex.message?.method === 'tools/list' ? ex.status(401) : ex.default()) });
     let challenges = 0;
     const client = new McpClient(
-      new StreamableHttpTransport({ url: fixture.url, server: 'declines', headerProvider: { headers: () => ({ 'x-api-key': 'k-123456' }), onChallenge: () => ++challenges === 1 } }),
+      new StreamableHttpTransport({ url: fixture.url, server: 'declines', headerProvider: { headers: () => ({ 'x-api-key': 'k-123456' }), onChallenge: () => ++challenges <= 2 } }),
     );
     t.after(() => client.close());
     await client.connect();
+    const lists = () => fixture.received('POST').filter((r) => r.message?.method === 'tools/list').length;
     await assert.rejects(client.listTools(), (e: unknown) => e instanceof AuthError && e.status === 401);
-    assert.equal(challenges, 1, 'retried once');
+    assert.equal(challenges, 2, 'asked after the first 401 and after the first retry');
+    assert.equal(lists(), 3, 'the request and two retries, then the 401 stands');
     await assert.rejects(client.listTools(), AuthError);
-    assert.equal(challenges, 2, 'declined: no retry');
-    assert.equal(fixture.received('POST').filter((r) => r.message?.method === 'tools/list').length, 3);
+    assert.equal(challenges, 3, 'declined: no retry');
+    assert.equal(lists(), 4);
   });
 
   test('T4: a value a provider hands out later is scrubbed from errors like a configured secret (canary)', async (t) => {

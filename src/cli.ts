@@ -63,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/commands/auth.js')).authStatus(rest.slice(1));
     case 'conformance-client':
       return (await import('./conformance/official-client.js')).runOfficialClient(rest);
+    case 'serve':
+      return (await import('./cli/commands/serve.js')).serve(rest);
     case 'session':
       return (await import('./cli/commands/session.js')).sessionCommand(rest);
     case 'completion':

@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly [prefix: string, rank: number])[] = [
   ['src/client/', 2],
   ['src/toolsource/', 3],
   ['src/conformance/', 4],
+  ['src/serve/', 4],
   ['src/recorder/', 5],
   ['src/cli.ts', 6],
   ['src/cli/', 6],
@@ -46,7 +47,6 @@ const LEAVES: Readonly<Record<string, (target: string) => boolean>> = {
 /** Runtime dependencies that must stay behind one module (the seam where they can be swapped). */
 const DEPENDENCY_HOMES: Readonly<Record<string, string>> = {
   'cross-spawn': 'src/transport/stdio.ts',
-  'eventsource-parser': 'src/transport/sse-stream.ts',
   yaml: 'src/toolsource/config/yaml-source.ts',
   'smol-toml': 'src/toolsource/config/toml-source.ts',
   zod: 'src/toolsource/config/kaged-schema.ts',

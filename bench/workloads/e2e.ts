@@ -1,75 +1,126 @@
-// End to end: mcpwire's McpClient vs the official SDK clients, v1
-// (@modelcontextprotocol/sdk's Client, the baseline of the 2025 workloads)
-// and v2 (@modelcontextprotocol/client 2.4.0), each against its own server
-// process, calling its `echo` tool. The 2025 workloads run over stdio against
-// @modelcontextprotocol/server-everything, or a minimal echo server
-// (bench/fixtures) that costs a fraction of a client per call, so there the
-// clients, not the server, set the pace. e2e-modern-concurrent16 puts
-// mcpwire and the SDK v2 client, both in the 2026-07-28 era, in front of the
-// SDK v2 server (bench/fixtures/v2-echo-server.mjs) over stdio and over
-// Streamable HTTP; there the SDK v2 client is the baseline.
+// End to end: mcpwire's McpClient against its peers (#20 item 1): the
+// official SDK clients, v1 (@modelcontextprotocol/sdk's Client, the baseline
+// of the 2025 workloads) and v2 (@modelcontextprotocol/client 2.4.0),
+// Vercel's @ai-sdk/mcp 2.0.99, and a bare client that is the physical floor
+// of every row (floor-wire over stdio; floor-fetch and floor-http over
+// HTTP). Each calls the `echo` tool of its own server process, and every
+// answer is checked (bench/fixtures/e2e-peer.mjs).
 //
-// CPU is attributed per client by running one client's phase at a time
-// (never two at once) and taking process.cpuUsage() deltas around it: the
-// idle clients and their idle servers cost nothing meanwhile (every server
-// is a process of its own), and phases are interleaved round by round, so
-// drift in the machine's load hits every client alike.
+// The 2025 workloads run over stdio against @modelcontextprotocol/server-
+// everything, or a minimal echo server (bench/fixtures/echo-server.mjs) that
+// costs a fraction of a client per call, so there the clients, not the
+// server, set the pace. e2e-modern-concurrent16 puts the 2026-07-28 clients
+// in front of the SDK v2 server (bench/fixtures/v2-echo-server.mjs) over
+// stdio and over Streamable HTTP (the SDK v2 client the baseline);
+// e2e-http-concurrent16 every client, in the 2025 era, in front of one such
+// server over Streamable HTTP on 127.0.0.1, serving both eras.
+//
+// Every client runs in a process of its own (a peer): its heap, its garbage
+// and its GC are its own, as in a host, and the CPU that process uses during
+// a phase is the client's. Only one peer works at a time (its server beside
+// it); the others and their servers sit idle, and phases are interleaved
+// round by round, so drift in the machine's load hits every client alike.
 
-import { spawn } from 'node:child_process';
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpClient } from '../../src/client/client.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
-import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
-import { percentile, type Contender, type Metrics, type Prepared, type Workload } from '../harness.js';
+import { promisify } from 'node:util';
+import { type Contender, type ContenderId, type Metrics, type Prepared, type Workload } from '../harness.js';
+import { ensureBuilt } from './built.js';
 
+const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PEER = path.join(ROOT, 'bench/fixtures/e2e-peer.mjs');
 const V2_ECHO = path.join(ROOT, 'bench/fixtures/v2-echo-server.mjs');
-/**
- * The servers run on this very Node, never whatever `node` is first on
- * PATH: the clients must face identical servers. `v2-stdio` and `v2-http`
- * speak 2026-07-28 only; the HTTP one is started by the bench, one per
- * client, and listens on 127.0.0.1.
- */
-const SERVERS = {
-  everything: [process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
-  echo: [process.execPath, path.join(ROOT, 'bench/fixtures/echo-server.mjs')],
-  'v2-stdio': [process.execPath, V2_ECHO, 'stdio'],
-  'v2-http': [process.execPath, V2_ECHO, 'http'],
-} as const;
-type ServerName = keyof typeof SERVERS;
 const MODERN_VERSION = '2026-07-28';
 
-/** What the workloads need from any client. */
-interface E2eClient {
-  /** The server process's pid, for its CPU from /proc. */
-  pid: number | undefined;
-  listTools(): Promise<unknown>;
-  echo(message: string): Promise<unknown>;
-  close(): Promise<void>;
+/** What a peer is told about its server: a stdio command, or an HTTP URL; modern = the 2026-07-28 era. */
+interface ServerSpec {
+  command?: readonly string[];
+  url?: string;
+  modern?: boolean;
 }
 
-type ClientId = 'mcpwire' | 'sdk' | 'sdk-v2' | 'floor-wire';
+/**
+ * The servers run on this very Node, never whatever `node` is first on
+ * PATH: the clients must face identical servers.
+ */
+const STDIO = {
+  everything: { command: [process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+  echo: { command: [process.execPath, path.join(ROOT, 'bench/fixtures/echo-server.mjs')] },
+  'v2-stdio': { command: [process.execPath, V2_ECHO, 'stdio'], modern: true },
+} satisfies Record<string, ServerSpec>;
 
-/** Every server process started and not yet seen to exit: killed on the way out whatever happens. */
-const live = new Set<number>();
+/** The client a peer runs, by contender. */
+type PeerClient = 'mcpwire' | 'sdk' | 'sdk-v2' | 'ai-sdk' | 'floor-wire' | 'floor-fetch' | 'floor-http';
+
+/** Every process started and not yet seen to exit: killed on the way out whatever happens. */
+const live = new Set<ChildProcess>();
 process.on('exit', () => {
-  for (const pid of live) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  for (const child of live) child.kill('SIGKILL');
 });
 
-const READY_MS = 15_000;
+const READY_MS = 30_000;
+
+/** One client in its own process, driven over IPC, one op at a time. */
+class Peer {
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (value: Record<string, number>) => void; reject: (error: Error) => void }>();
+  private readonly exited: Promise<void>;
+  /** The server process's pid (stdio), for its CPU from /proc. */
+  serverPid: number | undefined;
+
+  constructor(
+    readonly client: PeerClient,
+    private readonly child: ChildProcess,
+  ) {
+    live.add(child);
+    child.on('message', (message: { id: number; result?: Record<string, number>; error?: string }) => {
+      const waiter = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.error !== undefined) waiter?.reject(new Error(`${client}: ${message.error}`));
+      else waiter?.resolve(message.result!);
+    });
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        live.delete(child);
+        for (const waiter of this.waiting.values()) waiter.reject(new Error(`the ${client} peer exited (${code ?? signal}) mid-operation`));
+        this.waiting.clear();
+        resolve();
+      }),
+    );
+  }
+
+  static spawn(client: PeerClient): Peer {
+    // Its stdout and stderr are the bench's: a peer prints nothing unless it fails.
+    return new Peer(client, fork(PEER, [], { cwd: ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  }
+
+  request(op: string, args: Record<string, unknown> = {}): Promise<Record<string, number>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ id, op, ...args });
+    });
+  }
+
+  async start(server: ServerSpec): Promise<void> {
+    const { pid } = await this.request('start', { client: this.client, server });
+    this.serverPid = pid;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      await this.request('close').catch(() => undefined);
+      this.child.disconnect();
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 3_000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+}
 
 /** A server the bench starts itself (Streamable HTTP): its URL, its pid, and how to stop it. */
 interface HttpServer {
@@ -78,11 +129,10 @@ interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Starts bench/fixtures/v2-echo-server.mjs over HTTP on 127.0.0.1 and waits for the URL line it prints once listening. */
-async function startHttpServer(): Promise<HttpServer> {
-  const [command, ...args] = SERVERS['v2-http'];
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  if (child.pid !== undefined) live.add(child.pid);
+/** Starts bench/fixtures/v2-echo-server.mjs over HTTP on 127.0.0.1 (`mode` http: modern only; http-dual: both eras) and waits for its URL line. */
+async function startHttpServer(mode: 'http' | 'http-dual'): Promise<HttpServer> {
+  const child = spawn(process.execPath, [V2_ECHO, mode], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  live.add(child);
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => (stderr += text));
@@ -94,7 +144,7 @@ async function startHttpServer(): Promise<HttpServer> {
       await exited;
       clearTimeout(timer);
     }
-    if (child.pid !== undefined) live.delete(child.pid);
+    live.delete(child);
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -115,219 +165,6 @@ async function startHttpServer(): Promise<HttpServer> {
   }
 }
 
-function assertModern(client: McpClient, server: ServerName): void {
-  if (client.era !== 'modern') throw new Error(`mcpwire speaks the ${client.era} era to the v2 ${server} server, not ${MODERN_VERSION}`);
-}
-
-/** mcpwire: spawns a stdio server (or reaches the HTTP one) and completes the handshake, in the 2026-07-28 era for the v2 servers. */
-async function startMcpwire(server: ServerName): Promise<E2eClient> {
-  if (server === 'v2-http') {
-    const http = await startHttpServer();
-    const client = new McpClient(new StreamableHttpTransport({ url: http.url, server }), { protocolEra: 'modern' });
-    try {
-      await client.connect();
-      assertModern(client, server);
-    } catch (error) {
-      await client.close();
-      await http.stop();
-      throw error;
-    }
-    return {
-      pid: http.pid,
-      listTools: () => client.listTools(),
-      echo: (message) => client.callTool('echo', { message }),
-      close: async () => {
-        await client.close();
-        await http.stop();
-      },
-    };
-  }
-  const transport = new StdioTransport({ command: SERVERS[server], server });
-  const client = new McpClient(transport, server === 'v2-stdio' ? { protocolEra: 'modern' } : {});
-  await client.connect();
-  if (server === 'v2-stdio') {
-    try {
-      assertModern(client, server);
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
-  }
-  return {
-    pid: transport.pid,
-    listTools: () => client.listTools(),
-    echo: (message) => client.callTool('echo', { message }),
-    close: () => client.close(),
-  };
-}
-
-async function startSdk(server: ServerName): Promise<E2eClient> {
-  const [command, ...args] = SERVERS[server];
-  // stderr piped and drained, as mcpwire always does with a server's stderr (the SDK's default would inherit it).
-  // The same environment as mcpwire gives its server (the whole host environment, SPEC T1): by default the
-  // SDK passes only a few variables, and the server measurably starts slower (~15%) with the full set, which
-  // is the server's cost, not the client's.
-  const transport = new StdioClientTransport({ command, args, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
-  transport.stderr?.on('data', () => {});
-  const client = new Client({ name: 'mcpwire-bench', version: '0.0.0' });
-  await client.connect(transport);
-  return {
-    pid: transport.pid ?? undefined,
-    listTools: () => client.listTools(),
-    echo: (message) => client.callTool({ name: 'echo', arguments: { message } }),
-    close: () => client.close(),
-  };
-}
-
-/**
- * The SDK v2 client: its default era (legacy, the plain 2025 handshake)
- * against the 2025 servers, as mcpwire's; pinned to 2026-07-28 against the
- * v2 servers, as mcpwire's protocolEra 'modern'. Over stdio, the same
- * environment and stderr handling as the v1 client above.
- */
-async function startSdkV2(server: ServerName): Promise<E2eClient> {
-  const modern = server === 'v2-stdio' || server === 'v2-http';
-  const client = new ClientV2({ name: 'mcpwire-bench', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {});
-  let pid: number | undefined;
-  let stopServer = async () => {};
-  if (server === 'v2-http') {
-    const http = await startHttpServer();
-    pid = http.pid;
-    stopServer = http.stop;
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-    } catch (error) {
-      await http.stop();
-      throw error;
-    }
-  } else {
-    const [command, ...args] = SERVERS[server];
-    const transport = new StdioClientTransportV2({ command, args, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
-    transport.stderr?.on('data', () => {});
-    await client.connect(transport);
-    pid = transport.pid ?? undefined;
-  }
-  if (modern && client.getProtocolEra() !== 'modern') throw new Error(`the SDK v2 client speaks ${client.getNegotiatedProtocolVersion()} to the v2 ${server} server, not ${MODERN_VERSION}`);
-  return {
-    pid,
-    listTools: () => client.listTools(),
-    echo: (message) => client.callTool({ name: 'echo', arguments: { message } }),
-    close: async () => {
-      await client.close();
-      await stopServer();
-    },
-  };
-}
-
-/** The `_meta` every 2026-07-28 request carries (what mcpwire sends with no handlers installed). */
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-bench', version: '0.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-/**
- * The floor of e2e-modern-concurrent16: no MCP client at all, only the
- * wire. The same tools/call request (the modern `_meta` included) as a JSON
- * line written to the server's stdin, answers split on newlines, parsed and
- * matched by id; over HTTP, one fetch() POST with the headers mcpwire sends
- * and response.json(). Neither checks anything it does not need to, so what
- * a client costs above it is the client.
- */
-async function startFloor(server: ServerName): Promise<E2eClient> {
-  let id = 0;
-  const body = (message: string) => JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'echo', arguments: { message }, _meta: MODERN_META } });
-  if (server === 'v2-http') {
-    const http = await startHttpServer();
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-    return {
-      pid: http.pid,
-      listTools: async () => {},
-      echo: async (message) => ((await (await fetch(http.url, { method: 'POST', headers, body: body(message) })).json()) as { result: unknown }).result,
-      close: http.stop,
-    };
-  }
-  if (server !== 'v2-stdio') throw new Error(`floor-wire speaks to the v2 servers only, not ${server}`);
-  const [command, ...args] = SERVERS[server];
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const pending = new Map<number, (result: unknown) => void>();
-  let held = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (text: string) => {
-    const lines = (held + text).split('\n');
-    held = lines.pop()!;
-    for (const line of lines) {
-      const answer = JSON.parse(line) as { id: number; result: unknown };
-      pending.get(answer.id)?.(answer.result);
-      pending.delete(answer.id);
-    }
-  });
-  return {
-    pid: child.pid,
-    listTools: async () => {},
-    echo: (message) =>
-      new Promise((resolve) => {
-        pending.set(id, resolve);
-        child.stdin.write(`${body(message)}\n`);
-      }),
-    close: async () => {
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-async function start(id: ClientId, server: ServerName = 'everything'): Promise<E2eClient> {
-  const client = id === 'mcpwire' ? await startMcpwire(server) : id === 'sdk' ? await startSdk(server) : id === 'sdk-v2' ? await startSdkV2(server) : await startFloor(server);
-  if (client.pid !== undefined) live.add(client.pid);
-  return client;
-}
-
-/** Every long-lived client must really reach the tool: a sample of failing calls would only look fast. */
-async function assertEchoes(id: ClientId, server: ServerName, client: E2eClient): Promise<void> {
-  const answer = (await client.echo('ready')) as { content?: Array<{ text?: string }> };
-  if (answer.content?.[0]?.text !== 'Echo: ready') throw new Error(`${id} against ${server}: echo answered ${JSON.stringify(answer)}`);
-}
-
-async function stop(client: E2eClient): Promise<void> {
-  await client.close();
-  if (client.pid !== undefined) {
-    // close() escalates to SIGKILL itself; this makes sure before forgetting the pid.
-    try {
-      process.kill(client.pid, 0);
-      process.kill(client.pid, 'SIGKILL');
-    } catch {
-      // exited, as it should have
-    }
-    live.delete(client.pid);
-  }
-}
-
-/** `calls` echo calls with 16 in flight. */
-async function concurrentCalls(client: E2eClient, calls: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < calls) await client.echo(`hello ${next++}`);
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
-
-/**
- * Calls each client makes (16 in flight) before the first round. A host
- * keeps its connections for hours; what it pays per call is the steady
- * state, and it takes both sides tens of thousands of calls to get there:
- * measured here, CPU per call fell from ~60 to ~12 us (mcpwire) and from
- * ~110 to ~25 us (SDK) over the first 30k calls, the server's own cost per
- * call from ~120 to ~30 us. One warm-up round of a few thousand calls
- * measured mostly the JIT. Every client and every server gets the same.
- */
-function warmUpCalls(quick: boolean): number {
-  return quick ? 5_000 : 30_000;
-}
-
 /**
  * CPU time (user + system, us) a process has used so far, from
  * /proc/<pid>/stat; undefined where there is no /proc. Tells whether the
@@ -344,181 +181,314 @@ function processCpuUs(pid: number | undefined): number | undefined {
   }
 }
 
-/** The 2025 contenders, the v1 SDK client (the baseline) first. */
-const LEGACY_CLIENTS: readonly ClientId[] = ['sdk', 'sdk-v2', 'mcpwire'];
+/**
+ * Calls each client makes (16 in flight) before the first round. A host
+ * keeps its connections for hours; what it pays per call is the steady
+ * state, and it takes both sides tens of thousands of calls to get there:
+ * measured here, CPU per call fell from ~60 to ~12 us (mcpwire) and from
+ * ~110 to ~25 us (SDK) over the first 30k calls, the server's own cost per
+ * call from ~120 to ~30 us. One warm-up round of a few thousand calls
+ * measured mostly the JIT. Every client and every server gets the same.
+ */
+function warmUpCalls(quick: boolean): number {
+  return quick ? 5_000 : 30_000;
+}
 
-/** Long-lived clients, one per contender, started at prepare and stopped at dispose. */
-async function groupOf(quick: boolean, server: ServerName, sample: (client: E2eClient) => Promise<Metrics>): Promise<Prepared> {
-  const clients = new Map<ClientId, E2eClient>();
+/** A contender: its id in the tables and the client its peer runs, per transport where a workload has two. */
+interface Entry {
+  id: ContenderId;
+  client: PeerClient;
+}
+
+/** The 2025 stdio contenders: the v1 SDK client (the baseline) first, the bare floor last. */
+const STDIO_2025: readonly Entry[] = [
+  { id: 'sdk', client: 'sdk' },
+  { id: 'sdk-v2', client: 'sdk-v2' },
+  { id: 'ai-sdk', client: 'ai-sdk' },
+  { id: 'mcpwire', client: 'mcpwire' },
+  { id: 'floor-wire', client: 'floor-wire' },
+];
+
+/** Starts one peer per entry, each connected to `server` (or the spec `serverFor` gives it), answering, discovered, warmed up. */
+async function startPeers(entries: readonly Entry[], server: ServerSpec, warmUp: number): Promise<Map<ContenderId, Peer>> {
+  const peers = new Map<ContenderId, Peer>();
   try {
-    for (const id of LEGACY_CLIENTS) clients.set(id, await start(id, server));
-    for (const [id, client] of clients) await assertEchoes(id, server, client);
+    for (const { id, client } of entries) {
+      const peer = Peer.spawn(client);
+      peers.set(id, peer);
+      await peer.start(server);
+    }
     // The SDK caches the tools' output schemas from tools/list; each client discovers once, as a host would.
-    for (const client of clients.values()) await client.listTools();
-    for (const client of clients.values()) await concurrentCalls(client, warmUpCalls(quick));
+    for (const peer of peers.values()) await peer.request('list');
+    for (const peer of peers.values()) await peer.request('concurrent', { calls: warmUp });
   } catch (error) {
-    await Promise.all([...clients.values()].map(stop));
+    await Promise.all([...peers.values()].map((p) => p.stop()));
     throw error;
   }
-  const contender = (id: ClientId): Contender => ({ id, sample: () => sample(clients.get(id)!) });
-  return {
-    contenders: LEGACY_CLIENTS.map(contender),
-    // A sample lasts as long as its calls do; the slow-contender rule is for quadratic parsers, not for this.
-    // No forced GC between samples: see Plan.collectGarbage.
-    plan: { slowSampleMs: Infinity, collectGarbage: false },
-    dispose: async () => {
-      await Promise.all([...clients.values()].map(stop));
-    },
-  };
+  return peers;
 }
 
 /**
- * `calls` echo calls with 16 in flight: calls/s, the client's CPU per call,
- * and the server's, each unit with `suffix` (the transport, where a sample
- * covers more than one).
+ * `calls` echo calls with 16 in flight in one peer: calls/s, the client's
+ * CPU per call, and the server's (serverPid, from /proc), each unit with
+ * `suffix` (the transport, where a sample covers more than one).
  */
-async function measureConcurrent(client: E2eClient, calls: number, suffix = ''): Promise<Metrics> {
-  const serverBefore = processCpuUs(client.pid);
-  const cpu = process.cpuUsage();
-  const begin = performance.now();
-  await concurrentCalls(client, calls);
-  const seconds = (performance.now() - begin) / 1000;
-  const used = process.cpuUsage(cpu);
-  const serverAfter = processCpuUs(client.pid);
-  const metrics: Metrics = { [`calls/s${suffix}`]: calls / seconds, [`us CPU/call${suffix}`]: (used.user + used.system) / calls };
+async function measureConcurrent(peer: Peer, calls: number, serverPid: number | undefined, suffix = ''): Promise<Metrics> {
+  const serverBefore = processCpuUs(serverPid);
+  const { ms, cpuUs } = await peer.request('concurrent', { calls });
+  const serverAfter = processCpuUs(serverPid);
+  const metrics: Metrics = { [`calls/s${suffix}`]: (calls * 1000) / ms!, [`us CPU/call${suffix}`]: cpuUs! / calls };
   // The server's share: the same echo work for every client; at ~1 s of server CPU per second the server is the bottleneck.
   if (serverBefore !== undefined && serverAfter !== undefined) metrics[`us server CPU/call${suffix}`] = (serverAfter - serverBefore) / calls;
   return metrics;
 }
 
-/** Echo calls with 16 in flight against a 2025 server. */
-async function concurrent16(quick: boolean, server: ServerName): Promise<Prepared> {
+/** The plan of the long-lived workloads: a sample lasts as long as its calls; no forced GC between samples (see Plan.collectGarbage). */
+const LONG_LIVED = { slowSampleMs: Infinity, collectGarbage: false } as const;
+
+const PEER_NOTE = 'every client in a process of its own (bench/fixtures/e2e-peer.mjs; mcpwire from dist/), every answer checked; CPU = user + system of that process only; server CPU from /proc, 10 ms ticks';
+
+/** Echo calls with 16 in flight against a 2025 stdio server. */
+async function concurrent16(quick: boolean, server: ServerSpec): Promise<Prepared> {
+  ensureBuilt();
   // Enough calls that a sample lasts a fair fraction of a second: shorter ones were at the mercy of the machine's other load.
   const calls = quick ? 1_000 : 5_000;
-  const prepared = await groupOf(quick, server, (client) => measureConcurrent(client, calls));
+  const peers = await startPeers(STDIO_2025, server, warmUpCalls(quick));
   return {
-    ...prepared,
-    notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; CPU = user + system of the client process only; server CPU from /proc, 10 ms ticks`],
+    contenders: STDIO_2025.map(({ id }) => ({ id, sample: () => measureConcurrent(peers.get(id)!, calls, peers.get(id)!.serverPid) })),
+    plan: LONG_LIVED,
+    notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; ${PEER_NOTE}`],
+    dispose: async () => {
+      await Promise.all([...peers.values()].map((p) => p.stop()));
+    },
   };
 }
 
-/** The modern contenders: the SDK v2 client (the baseline), mcpwire and the bare wire, each with a stdio and an HTTP connection. */
-const MODERN_CLIENTS = ['sdk-v2', 'mcpwire', 'floor-wire'] as const;
+/**
+ * Echo calls one after another against a 2025 stdio server: latency per
+ * call, p50 and p99 over a sample's calls (timed inside the peer, around
+ * each call), and the client's CPU per call.
+ */
+async function sequential(quick: boolean, server: ServerSpec): Promise<Prepared> {
+  ensureBuilt();
+  const calls = quick ? 300 : 2_000;
+  const peers = await startPeers(STDIO_2025, server, warmUpCalls(quick));
+  const sample = async (peer: Peer): Promise<Metrics> => {
+    const { p50, p99, cpuUs } = await peer.request('sequential', { calls });
+    return { 'ms p50': p50!, 'ms p99': p99!, 'us CPU/call': cpuUs! / calls };
+  };
+  return {
+    contenders: STDIO_2025.map(({ id }) => ({ id, sample: () => sample(peers.get(id)!) })),
+    plan: LONG_LIVED,
+    notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client; latency timed in the client's process around each call; ${PEER_NOTE}`],
+    dispose: async () => {
+      await Promise.all([...peers.values()].map((p) => p.stop()));
+    },
+  };
+}
+
+/** The modern contenders: the SDK v2 client (the baseline), mcpwire, ai-sdk and the bare wire (stdio) or bare fetch (HTTP). */
+const MODERN: readonly { id: ContenderId; stdio: PeerClient; http: PeerClient }[] = [
+  { id: 'sdk-v2', stdio: 'sdk-v2', http: 'sdk-v2' },
+  { id: 'ai-sdk', stdio: 'ai-sdk', http: 'ai-sdk' },
+  { id: 'mcpwire', stdio: 'mcpwire', http: 'mcpwire' },
+  { id: 'floor-wire', stdio: 'floor-wire', http: 'floor-fetch' },
+];
+
 /**
  * Calls per sample and warm-up calls per client, by transport. An HTTP call
  * costs the SDK v2 server ~1 ms of CPU here (it builds a server instance per
  * request), so HTTP runs at a few hundred to a thousand calls per second on
  * this box; the clients' CPU per call over HTTP stopped falling after ~4k
  * calls (measured), over stdio it takes longer, as in the 2025 workloads.
- * Fewer in --quick keep bench.test.ts fast.
  */
-const MODERN_TRANSPORTS = [
-  { server: 'v2-stdio', suffix: ' stdio', calls: 3_000, warmUp: 20_000, quickCalls: 400, quickWarmUp: 800 },
-  { server: 'v2-http', suffix: ' http', calls: 1_500, warmUp: 8_000, quickCalls: 200, quickWarmUp: 400 },
-] as const;
+const MODERN_COUNTS = {
+  stdio: { calls: 3_000, warmUp: 20_000, quickCalls: 400, quickWarmUp: 800 },
+  http: { calls: 1_000, warmUp: 4_000, quickCalls: 200, quickWarmUp: 400 },
+} as const;
 
 /**
- * 2026-07-28 echo calls with 16 in flight, over stdio and over Streamable
- * HTTP. A contender's sample is one phase per transport, back to back; the
- * units carry the transport's name. Over HTTP the client's CPU includes
- * Node's fetch (undici), which both clients use.
+ * 2026-07-28 echo calls with 16 in flight, over stdio (each client its own
+ * modern-only server) and over Streamable HTTP (one modern-only server for
+ * all). A contender's sample is one phase per transport, back to back.
  */
 async function modernConcurrent16(quick: boolean): Promise<Prepared> {
-  const counts = MODERN_TRANSPORTS.map((t) => ({ ...t, calls: quick ? t.quickCalls : t.calls, warmUp: quick ? t.quickWarmUp : t.warmUp }));
-  const clients = new Map<string, E2eClient>();
-  const key = (id: ClientId, server: ServerName) => `${id} ${server}`;
+  ensureBuilt();
+  const counts = (t: 'stdio' | 'http') => ({ calls: quick ? MODERN_COUNTS[t].quickCalls : MODERN_COUNTS[t].calls, warmUp: quick ? MODERN_COUNTS[t].quickWarmUp : MODERN_COUNTS[t].warmUp });
+  const http = await startHttpServer('http');
+  const stdio = new Map<ContenderId, Peer>();
+  const overHttp = new Map<ContenderId, Peer>();
+  const all = () => [...stdio.values(), ...overHttp.values()];
   try {
-    for (const id of MODERN_CLIENTS) {
-      for (const { server } of MODERN_TRANSPORTS) {
-        const client = await start(id, server);
-        clients.set(key(id, server), client);
-        await assertEchoes(id, server, client);
-      }
+    for (const entry of MODERN) {
+      const a = Peer.spawn(entry.stdio);
+      stdio.set(entry.id, a);
+      await a.start(STDIO['v2-stdio']);
+      const b = Peer.spawn(entry.http);
+      overHttp.set(entry.id, b);
+      await b.start({ url: http.url, modern: true });
     }
-    for (const client of clients.values()) await client.listTools();
-    for (const id of MODERN_CLIENTS) for (const { server, warmUp } of counts) await concurrentCalls(clients.get(key(id, server))!, warmUp);
+    for (const peer of all()) await peer.request('list');
+    for (const peer of stdio.values()) await peer.request('concurrent', { calls: counts('stdio').warmUp });
+    for (const peer of overHttp.values()) await peer.request('concurrent', { calls: counts('http').warmUp });
   } catch (error) {
-    await Promise.all([...clients.values()].map(stop));
+    await Promise.all(all().map((p) => p.stop()));
+    await http.stop();
     throw error;
   }
-  const contender = (id: ClientId): Contender => ({
+  const contender = (id: ContenderId): Contender => ({
     id,
     async sample() {
-      const metrics: Metrics = {};
-      for (const { server, suffix, calls } of counts) Object.assign(metrics, await measureConcurrent(clients.get(key(id, server))!, calls, suffix));
-      return metrics;
+      const a = stdio.get(id)!;
+      return { ...(await measureConcurrent(a, counts('stdio').calls, a.serverPid, ' stdio')), ...(await measureConcurrent(overHttp.get(id)!, counts('http').calls, http.pid, ' http')) };
     },
   });
   return {
-    contenders: MODERN_CLIENTS.map(contender),
-    plan: { slowSampleMs: Infinity, collectGarbage: false },
+    contenders: MODERN.map(({ id }) => contender(id)),
+    plan: LONG_LIVED,
     notes: [
-      `calls per sample: ${counts.map((t) => `${t.calls} ${t.suffix.trim()}`).join(', ')}, after ${counts.map((t) => `${t.warmUp} ${t.suffix.trim()}`).join(', ')} warm-up calls per client; mcpwire with protocolEra 'modern', the SDK v2 client with versionNegotiation { pin: '${MODERN_VERSION}' }; each against its own bench/fixtures/v2-echo-server.mjs (@modelcontextprotocol/server 2.4.0, modern only: serveStdio, or createMcpHandler behind node:http on 127.0.0.1)`,
-      'CPU = user + system of the client process only (every server is a process of its own); server CPU from /proc, 10 ms ticks',
-      'floor-wire: no client, only the wire (a JSON line per request over stdio; a fetch() POST and response.json() over HTTP), the same request and headers as mcpwire sends',
+      `calls per sample: ${counts('stdio').calls} stdio, ${counts('http').calls} http, after ${counts('stdio').warmUp} stdio and ${counts('http').warmUp} http warm-up calls per client; mcpwire with protocolEra 'modern', the SDK v2 client with versionNegotiation { pin: '${MODERN_VERSION}' }, ai-sdk with its server/discover probe on; over stdio each against its own bench/fixtures/v2-echo-server.mjs (@modelcontextprotocol/server 2.4.0, modern only, serveStdio), over HTTP all against one (createMcpHandler behind node:http on 127.0.0.1)`,
+      PEER_NOTE,
+      'floor-wire: no client, only the wire (a JSON line per request over stdio; over HTTP floor-fetch: a fetch() POST with the 2026-07-28 headers and _meta, the body parsed)',
     ],
     dispose: async () => {
-      await Promise.all([...clients.values()].map(stop));
+      await Promise.all(all().map((p) => p.stop()));
+      await http.stop();
     },
+  };
+}
+
+/** The Streamable HTTP contenders (2025 era): the v1 SDK client (the baseline), the peers, and two bare floors. */
+const HTTP_2025: readonly Entry[] = [
+  { id: 'sdk', client: 'sdk' },
+  { id: 'sdk-v2', client: 'sdk-v2' },
+  { id: 'ai-sdk', client: 'ai-sdk' },
+  { id: 'mcpwire', client: 'mcpwire' },
+  { id: 'floor-fetch', client: 'floor-fetch' },
+  { id: 'floor-http', client: 'floor-http' },
+];
+
+/**
+ * 2025-era echo calls with 16 in flight over Streamable HTTP, every client
+ * against one SDK v2 server on 127.0.0.1 that serves both eras (its
+ * stateless legacy leg: a server instance per request, the answer one SSE
+ * event). Only one client calls at a time, so the server's CPU per call is
+ * still each client's own.
+ */
+async function httpConcurrent16(quick: boolean): Promise<Prepared> {
+  ensureBuilt();
+  const calls = quick ? 200 : 1_000;
+  const warmUp = quick ? 400 : 4_000;
+  const http = await startHttpServer('http-dual');
+  let peers: Map<ContenderId, Peer>;
+  try {
+    peers = await startPeers(HTTP_2025, { url: http.url }, warmUp);
+  } catch (error) {
+    await http.stop();
+    throw error;
+  }
+  return {
+    contenders: HTTP_2025.map(({ id }) => ({ id, sample: () => measureConcurrent(peers.get(id)!, calls, http.pid) })),
+    plan: LONG_LIVED,
+    notes: [
+      `${calls} calls per sample after ${warmUp} warm-up calls per client, all against one bench/fixtures/v2-echo-server.mjs http-dual on 127.0.0.1; ${PEER_NOTE}`,
+      `floor-fetch: a fetch() POST per call with the 2025 headers, the SSE answer cut and parsed; floor-http: the same on node:http with a keep-alive agent (16 sockets). mcpwire's HTTP options come from MCPWIRE_BENCH_HTTP_OPTIONS (JSON) if set${process.env.MCPWIRE_BENCH_HTTP_OPTIONS ? `: ${process.env.MCPWIRE_BENCH_HTTP_OPTIONS}` : ` (not set in this run: the transport's default, ${process.env.MCPWIRE_HTTP_CLIENT === 'fetch' ? 'fetch (MCPWIRE_HTTP_CLIENT=fetch)' : 'node:http'})`}`,
+    ],
+    dispose: async () => {
+      await Promise.all([...peers.values()].map((p) => p.stop()));
+      await http.stop();
+    },
+  };
+}
+
+/** e2e-cold's contenders: the clients, the bare wire, and a bare `node -e 0`. */
+const COLD: readonly (Entry | { id: 'floor-node'; client?: undefined })[] = [...STDIO_2025, { id: 'floor-node' }];
+
+/**
+ * A fresh process per sample: import the client, spawn the minimal echo
+ * server, handshake, tools/list, one checked echo call, close, exit. The
+ * echo server starts in tens of ms, so the clients' import and start-up are
+ * most of what is measured beyond node's own start.
+ */
+async function cold(quick: boolean): Promise<Prepared> {
+  ensureBuilt();
+  const spec = JSON.stringify(STDIO.echo);
+  const contender = (entry: (typeof COLD)[number]): Contender => ({
+    id: entry.id,
+    async sample() {
+      const args = entry.client === undefined ? ['-e', '0'] : [PEER, '--cold', entry.client, spec];
+      const begin = performance.now();
+      await run(process.execPath, args, { cwd: ROOT });
+      return { ms: performance.now() - begin };
+    },
+  });
+  return {
+    contenders: COLD.map(contender),
+    plan: { warmups: 1, rounds: quick ? 3 : 9, slowSampleMs: Infinity, collectGarbage: false },
+    notes: ['each sample a fresh `node bench/fixtures/e2e-peer.mjs --cold CLIENT` (mcpwire from dist/): import, connect to bench/fixtures/echo-server.mjs over stdio, tools/list, one echo call checked, close, exit (ms wall); floor-node is `node -e 0`'],
   };
 }
 
 export const e2eWorkloads: Workload[] = [
   {
     id: 'e2e-startup',
-    title: 'spawn server-everything, initialize, first tools/list (ms)',
+    title: 'in a warm client process: spawn server-everything, initialize, first tools/list (ms)',
     baseline: 'sdk',
     async prepare({ quick }): Promise<Prepared> {
-      const contender = (id: ClientId): Contender => ({
-        id,
-        async sample() {
-          const begin = performance.now();
-          const client = await start(id);
-          await client.listTools();
-          const ms = performance.now() - begin;
-          await stop(client); // not timed
-          return { ms };
+      ensureBuilt();
+      const peers = STDIO_2025.map(({ id, client }) => ({ id, peer: Peer.spawn(client) }));
+      return {
+        // Every sample is a new server process (~1 s on a busy machine): that is what is measured, not a sign of a slow contender.
+        // --quick skips the warm-up start: a start is mostly the server's own start-up, not client code to warm.
+        contenders: peers.map(({ id, peer }) => ({ id, sample: async () => ({ ms: (await peer.request('startup', { client: peer.client, server: STDIO.everything })).ms! }) })),
+        plan: { slowSampleMs: Infinity, ...(quick ? { warmups: 0 } : {}) },
+        notes: ['each client in a process of its own, already started (its library imported); close not timed'],
+        dispose: async () => {
+          await Promise.all(peers.map(({ peer }) => peer.stop()));
         },
-      });
-      // Every sample is a new server process (~1 s on a busy machine): that is what is measured, not a sign of a slow contender.
-      // --quick skips the warm-up start: a start is mostly the server's own start-up, not client code to warm.
-      return { contenders: LEGACY_CLIENTS.map(contender), plan: { slowSampleMs: Infinity, ...(quick ? { warmups: 0 } : {}) } };
+      };
     },
   },
   {
     id: 'e2e-sequential',
-    title: 'echo calls one after another: latency per call, p50 and p99',
+    title: 'echo calls one after another against server-everything: latency per call, p50 and p99',
     baseline: 'sdk',
-    async prepare({ quick }): Promise<Prepared> {
-      const calls = quick ? 200 : 1_000;
-      const prepared = await groupOf(quick, 'everything', async (client) => {
-        const latencies: number[] = [];
-        for (let i = 0; i < calls; i++) {
-          const begin = performance.now();
-          await client.echo(`hello ${i}`);
-          latencies.push(performance.now() - begin);
-        }
-        return { 'ms p50': percentile(latencies, 50), 'ms p99': percentile(latencies, 99) };
-      });
-      return { ...prepared, notes: [`${calls} calls per sample, after ${warmUpCalls(quick)} warm-up calls per client`] };
-    },
+    prepare: ({ quick }) => sequential(quick, STDIO.everything),
+  },
+  {
+    id: 'e2e-sequential-echo',
+    title: 'the same against the minimal echo server (bench/fixtures/echo-server.mjs)',
+    baseline: 'sdk',
+    prepare: ({ quick }) => sequential(quick, STDIO.echo),
   },
   {
     id: 'e2e-concurrent16',
-    title: 'echo calls with 16 in flight: throughput and client CPU per call',
+    title: 'echo calls with 16 in flight against server-everything: throughput and client CPU per call',
     baseline: 'sdk',
-    prepare: ({ quick }) => concurrent16(quick, 'everything'),
+    prepare: ({ quick }) => concurrent16(quick, STDIO.everything),
   },
   {
     id: 'e2e-concurrent16-echo',
     title: 'the same against a minimal echo server (bench/fixtures/echo-server.mjs): the clients set the pace',
     baseline: 'sdk',
-    prepare: ({ quick }) => concurrent16(quick, 'echo'),
+    prepare: ({ quick }) => concurrent16(quick, STDIO.echo),
   },
   {
     id: 'e2e-modern-concurrent16',
-    title: '2026-07-28 echo calls with 16 in flight against the SDK v2 server, over stdio and Streamable HTTP: mcpwire vs the SDK v2 client',
+    title: '2026-07-28 echo calls with 16 in flight against the SDK v2 server, over stdio and Streamable HTTP (baseline: the SDK v2 client)',
     baseline: 'sdk-v2',
     prepare: ({ quick }) => modernConcurrent16(quick),
+  },
+  {
+    id: 'e2e-http-concurrent16',
+    title: 'echo calls with 16 in flight over Streamable HTTP against one SDK v2 server on 127.0.0.1 (2025 era): client CPU per call',
+    baseline: 'sdk',
+    prepare: ({ quick }) => httpConcurrent16(quick),
+  },
+  {
+    id: 'e2e-cold',
+    title: 'a fresh process: import the client, connect to the echo server, tools/list, one call, close (ms wall)',
+    baseline: 'sdk',
+    prepare: ({ quick }) => cold(quick),
   },
 ];

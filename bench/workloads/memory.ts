@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../src/jsonrpc/line-framer.js';
 import { MIB } from '../data.js';
 import type { Contender, ContenderId, Prepared, Workload } from '../harness.js';
 
@@ -32,6 +33,7 @@ const SNAPSHOT = (() => {
   return dir;
 })();
 const CHILD = path.join(SNAPSHOT, 'bench', 'workloads', 'memory-child.ts');
+const SSE_CHILD = path.join(SNAPSHOT, 'bench', 'workloads', 'memory-sse-child.ts');
 
 function child(id: ContenderId): Contender {
   return {
@@ -42,6 +44,19 @@ function child(id: ContenderId): Contender {
       });
       const result = JSON.parse(stdout) as { heapExtra: number; rssExtra: number };
       return { 'x size (heap+buffers)': result.heapExtra / SIZE, 'x size (rss)': result.rssExtra / SIZE };
+    },
+  };
+}
+
+/** memory-sse-endless: one child per sample, its peak in multiples of the cap. */
+function sseChild(id: ContenderId): Contender {
+  return {
+    id,
+    async sample() {
+      const cap = DEFAULT_MAX_MESSAGE_BYTES;
+      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', import.meta.resolve('tsx'), SSE_CHILD, id, String(cap)], { maxBuffer: 1024 * 1024 });
+      const result = JSON.parse(stdout) as { heapExtra: number; rssExtra: number };
+      return { 'x cap (heap+buffers)': result.heapExtra / cap, 'x cap (rss)': result.rssExtra / cap };
     },
   };
 }
@@ -59,6 +74,15 @@ export const memoryWorkloads: Workload[] = [
         : ['sdk and sdk-novalidate: maxBufferSize raised past the default 10 MiB so the message is accepted'];
       // Each sample is a whole process: there is no JIT state to warm up in this one, and a slow child is no reason to take fewer samples.
       return { contenders: ids.map(child), plan: { warmups: 0, rounds: quick ? 1 : 3, slowSampleMs: Infinity }, notes };
+    },
+  },
+  {
+    id: 'memory-sse-endless',
+    title: 'peak extra memory while reading an SSE event that never ends, at the default 32 MiB cap, 64 KiB reads, fresh process each (× cap)',
+    baseline: 'floor-bytes',
+    async prepare({ quick }): Promise<Prepared> {
+      // floor-bytes: the reads held until they pass the cap, the least a reader that delivers events up to the cap holds.
+      return { contenders: (['floor-bytes', 'mcpwire'] as const).map(sseChild), plan: { warmups: 0, rounds: quick ? 1 : 3, slowSampleMs: Infinity } };
     },
   },
 ];

@@ -4,7 +4,11 @@
 // in flight. toolsource-startup-8: wall time until the registry is ready
 // for 8 servers that each take 300 ms to answer initialize, against one
 // such server: discovery runs concurrently, so it should cost little more.
+// Its floor (floor-8-servers, #20 item 2) is the same 8 processes spawned at
+// once and driven by hand (initialize, initialized, tools/list, each answer
+// checked): what this machine needs to start 8 servers, with no client.
 
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpClient } from '../../src/client/client.js';
@@ -49,6 +53,46 @@ async function measure(call: (i: number) => Promise<unknown>, calls: number): Pr
   const seconds = (performance.now() - begin) / 1000;
   const used = process.cpuUsage(cpu);
   return { 'us CPU/call': (used.user + used.system) / calls, 'calls/s': calls / seconds };
+}
+
+/**
+ * One bare server process driven by hand to the point the registry reaches
+ * (initialize answered, tools/list answered with one tool), then ended. No
+ * client library: a line buffer and JSON.parse, the physical floor.
+ */
+function bareServerReady(env: Record<string, string>): Promise<{ exited: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const [command, ...args] = SLOW_SERVER;
+    const child = spawn(command!, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'], detached: true }); // as the stdio transport spawns (its own group); it ends with its stdin
+    let buffered = '';
+    const fail = (error: Error) => {
+      child.kill();
+      reject(error);
+    };
+    child.on('error', fail);
+    child.on('exit', (code) => reject(new Error(`floor-8-servers: the server exited (code ${code}) before it was ready`)));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      let end: number;
+      while ((end = buffered.indexOf('\n')) >= 0) {
+        const message = JSON.parse(buffered.slice(0, end)) as { id?: number; result?: { tools?: unknown[] } };
+        buffered = buffered.slice(end + 1);
+        if (message.id === 1) {
+          child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n');
+        } else if (message.id === 2) {
+          if (message.result?.tools?.length !== 1) return fail(new Error(`floor-8-servers: tools/list answered ${JSON.stringify(message)}, expected one tool`));
+          child.removeAllListeners('exit');
+          const exited = new Promise<void>((done) => child.once('exit', () => done()));
+          child.stdin.end(); // the server exits when its stdin ends
+          resolve({ exited });
+        }
+      }
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'floor', version: '0' } } })}\n`,
+    );
+  });
 }
 
 export const toolSourceWorkloads: Workload[] = [
@@ -96,13 +140,24 @@ export const toolSourceWorkloads: Workload[] = [
         if (tools.length !== count) throw new Error(`toolsource-startup: ${tools.length} tools registered, expected ${count}`);
         return { ms };
       };
+      const floor = async (): Promise<Metrics> => {
+        const begin = performance.now();
+        const ready = await Promise.all(Array.from({ length: 8 }, () => bareServerReady({ TS_INIT_DELAY_MS: String(INIT_DELAY_MS) })));
+        const ms = performance.now() - begin;
+        await Promise.all(ready.map((r) => r.exited)); // not timed, as the tool source's close()
+        return { ms };
+      };
       return {
         contenders: [
           { id: 'one-server', sample: startup(1) },
+          { id: 'floor-8-servers', sample: floor },
           { id: 'toolsource', sample: startup(8) },
         ],
         plan: { slowSampleMs: Infinity },
-        notes: [`each sample starts fresh server processes (spec-tests/fixtures/toolsource-server.mjs); the ${INIT_DELAY_MS} ms is the servers' own`],
+        notes: [
+          `each sample starts fresh server processes (spec-tests/fixtures/toolsource-server.mjs); the ${INIT_DELAY_MS} ms is the servers' own`,
+          'floor-8-servers: the same 8 servers spawned at once and driven by hand (initialize, initialized, tools/list, each answer checked), no client library: the machine\'s floor for the #20 target',
+        ],
       };
     },
   },

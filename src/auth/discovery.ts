@@ -28,6 +28,8 @@ export interface DiscoveryOptions {
   timeoutMs?: number;
   /** For error messages. */
   site?: ErrorSite;
+  /** Refuse an AS without PKCE S256 (default). A machine grant (no authorization request) does not need it. */
+  requirePkce?: boolean;
 }
 
 /** RFC 9728 §2, the fields mcpwire reads. */
@@ -117,7 +119,7 @@ export function isInternalHost(hostname: string): boolean {
   return false;
 }
 
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
@@ -250,7 +252,7 @@ export async function discoverAuthorizationServer(issuer: string, serverUrl: str
       throw new OAuthError(site, 'authorization-server', `the metadata at ${url} is for issuer ${JSON.stringify(meta.issuer)}, not ${JSON.stringify(issuer)} (RFC 8414 §3.3); refusing it`);
     }
     const methods = meta.code_challenge_methods_supported;
-    if (!Array.isArray(methods) || !methods.includes('S256')) {
+    if (options.requirePkce !== false && (!Array.isArray(methods) || !methods.includes('S256'))) {
       throw new OAuthError(site, 'authorization-server', `the authorization server ${issuer} does not list PKCE S256 in code_challenge_methods_supported, which MCP requires; no authorization request is made`);
     }
     for (const key of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const) {

@@ -27,8 +27,8 @@ export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 const DONE_PAGE = '<!doctype html><meta charset="utf-8"><title>mcpwire</title><p>Authorization received. You can close this window and return to the terminal.</p>';
 
-/** Listens on 127.0.0.1, port from the OS, for GET `path`. */
-export async function startLoopbackReceiver(path = '/callback'): Promise<LoopbackReceiver> {
+/** Listens on 127.0.0.1 for GET `path`: on `port`, or one from the OS (0). */
+export async function startLoopbackReceiver(path = '/callback', port = 0): Promise<LoopbackReceiver> {
   let deliver: ((url: URL) => void) | undefined;
   let received: URL | undefined;
   const server: Server = createServer((req, res) => {
@@ -42,7 +42,7 @@ export async function startLoopbackReceiver(path = '/callback'): Promise<Loopbac
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   const close = () =>

@@ -20,7 +20,7 @@ import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { startOAuthFixture, type OAuthFixture, type OAuthFixtureOptions } from '../testing/oauth-fixture.js';
 import { headlessAuthorizer } from './headless.js';
 import { OAuthProvider, type OAuthProviderOptions } from './oauth-provider.js';
-import { FileCredentialStore, MemoryCredentialStore, type CredentialStore } from './store.js';
+import { credentialKey, FileCredentialStore, MemoryCredentialStore, type CredentialStore } from './store.js';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
 
@@ -76,6 +76,47 @@ describe('#19: the OAuth flow end to end', () => {
     assert.equal(text(await again.callTool('echo', { text: 'again' })), 'again');
     assert.equal(f.count('/as/register'), 1);
     assert.equal(f.count('/as/authorize'), 1);
+  });
+
+  test('#19 item 3: a new connection sends the one token stored for its resource from the first request on: no 401, no discovery', async (t) => {
+    const f = await fixture(t);
+    const store = new MemoryCredentialStore();
+    await (await connected(t, f, provider(f, store).provider)).listTools();
+    const mark = f.requests.length;
+    const again = await connected(t, f, provider(f, store).provider);
+    assert.equal(text(await again.callTool('echo', { text: 'first' })), 'first');
+    const later = f.requests.slice(mark);
+    assert.ok(later.every((r) => r.path === '/mcp' && /^Bearer at-/.test(r.authorization ?? '')), JSON.stringify(later.map((r) => [r.path, r.authorization])));
+  });
+
+  test('#19 item 3: a stored entry for another issuer (the server moved) is dropped once discovery finds the new one: its refresh token is never sent to the new AS', async (t) => {
+    const f = await fixture(t);
+    const store = new MemoryCredentialStore();
+    const refresh = `rt-CANARY-${Date.now()}`;
+    store.set(credentialKey(f.url, 'https://old-as.example.com'), { issuer: 'https://old-as.example.com', client: { client_id: 'old', how: 'registered' } as never, tokens: { access_token: 'at-old', token_type: 'Bearer', refresh_token: refresh, expires_at: Date.now() - 60_000 } });
+    const client = await connected(t, f, provider(f, store).provider);
+    assert.equal(text(await client.callTool('echo', { text: 'moved' })), 'moved');
+    assert.ok(f.requests.every((r) => !r.body.includes(refresh) && !(r.authorization ?? '').includes('at-old')), 'neither old credential went anywhere');
+    assert.equal(f.count('/as/authorize'), 1, 'a login at the new AS');
+  });
+
+  test('#19 item 3: the store is searched for the resource once per provider, not on every request', async (t) => {
+    const f = await fixture(t);
+    const store = new MemoryCredentialStore();
+    let listed = 0;
+    const counting: CredentialStore = { get: (k) => store.get(k), set: (k, v) => store.set(k, v), delete: (k) => store.delete(k), keys: () => (listed++, store.keys()) };
+    const client = await connected(t, f, provider(f, counting).provider);
+    for (let i = 0; i < 5; i++) await client.callTool('echo', { text: String(i) });
+    assert.equal(listed, 1);
+  });
+
+  test('#19 item 3: two stored entries for the resource (two issuers): none is guessed at; the first request goes without a token', async (t) => {
+    const f = await fixture(t);
+    const store = new MemoryCredentialStore();
+    for (const issuer of ['https://a.example.com', 'https://b.example.com']) store.set(credentialKey(f.url, issuer), { issuer, tokens: { access_token: `at-${issuer.slice(8, 9)}-x`, token_type: 'Bearer' } });
+    const client = await connected(t, f, provider(f, store).provider);
+    await client.listTools();
+    assert.equal(f.requests.find((r) => r.path === '/mcp')!.authorization, undefined);
   });
 
   test('an access token the server no longer accepts is refreshed once, however many requests meet the 401 together; the rotated refresh token is stored', async (t) => {

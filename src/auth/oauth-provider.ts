@@ -9,6 +9,13 @@
 // insufficient_scope it asks for a strict superset of the granted scopes,
 // a bounded number of times.
 //
+// A machine client (options.machine: client_credentials, jwt_bearer) runs
+// its grant where a user's client would authorize, and again when its token
+// expires (machine.ts). With DPoP (RFC 9449, dpop.ts) the token is bound to
+// a key pair made for this provider: each request carries a fresh proof and
+// `Authorization: DPoP`, and a `use_dpop_nonce` refusal is answered with the
+// nonce the server sent.
+//
 // The bearer goes only to the MCP server's origin: headers() answers nothing
 // for any other URL (a redirect target, the AS, the PRM host). One refresh
 // runs at a time per provider, however many requests meet the expiry or a
@@ -17,12 +24,14 @@
 
 import { OAuthError, type ErrorSite } from '../errors.js';
 import type { HeaderProvider } from '../transport/http-headers.js';
+import { DpopKey } from './dpop.js';
+import { checkMachineGrant, machineTokens, type MachineGrant } from './machine.js';
 import { discoverAuthorizationServer, discoverProtectedResource, legacyAuthorizationServer, nothingFound, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
 import { createPkce, createState, stateMatches } from './pkce.js';
 import { obtainClient, type ClientIdentity, type RegisteredClient } from './registration.js';
-import { credentialKey, type CredentialStore, type StoredCredentials } from './store.js';
-import { exchangeCode, refreshTokens, type TokenSet } from './tokens.js';
-import { bearerChallenge } from './www-authenticate.js';
+import { credentialKey, resourceOfKey, type CredentialStore, type StoredCredentials } from './store.js';
+import { exchangeCode, refreshTokens, type TokenRequestOptions, type TokenSet } from './tokens.js';
+import { parseWwwAuthenticate } from './www-authenticate.js';
 
 /**
  * Takes the user through the authorization request: opens (or prints)
@@ -49,6 +58,25 @@ export interface OAuthProviderOptions extends ClientIdentity {
   protocolVersion?: string;
   /** Each secret the flow learns (tokens, client secrets, codes, verifiers): for the transport's scrubber. */
   onSecret?: (value: string) => void;
+  /** A machine client's grant (no user, no browser): run instead of an authorization. */
+  machine?: MachineGrant;
+  /**
+   * DPoP-bound tokens (RFC 9449). true: always ask for them; false: never;
+   * unset: when the server asks (a `DPoP` challenge, or its metadata's
+   * dpop_bound_access_tokens_required).
+   */
+  dpop?: boolean;
+}
+
+/** The challenge a 401/403 carries for the schemes spoken here: Bearer, or DPoP (RFC 9449 §7.1). */
+function tokenChallenge(header: string | undefined): { scheme: 'bearer' | 'dpop'; params: Record<string, string> } | undefined {
+  if (!header) return undefined;
+  const challenges = parseWwwAuthenticate(header);
+  const dpop = challenges.find((c) => c.scheme.toLowerCase() === 'dpop');
+  const bearer = challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
+  // A DPoP error is about the proof (use_dpop_nonce, invalid_dpop_proof): its challenge speaks for the request.
+  const chosen = dpop?.params.error ? dpop : (bearer ?? dpop);
+  return chosen ? { scheme: chosen === dpop ? 'dpop' : 'bearer', params: chosen.params } : undefined;
 }
 
 /** Step-ups per provider: a server that keeps asking for more is not followed forever. */
@@ -68,28 +96,63 @@ export class OAuthProvider implements HeaderProvider {
   private refreshing: Promise<boolean> | undefined;
   private authorizing: Promise<void> | undefined;
   private stepUps = 0;
+  /** Whether the store was searched for this resource before the issuer was known (onlyStoredEntry). */
+  private storeSearched = false;
+  /** Made once DPoP is decided on; never leaves this object (dpop.ts). */
+  private dpopKey: DpopKey | undefined;
   /** Renewals in a row whose retried request was refused again (onRetried). */
   private fruitless = 0;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.origin = new URL(options.serverUrl).origin;
     this.site = { server: options.server };
+    if (options.machine) checkMachineGrant(options.machine);
+    if (options.dpop === true) this.dpopKey = new DpopKey();
   }
 
   async headers(request: { url: URL; method: string }): Promise<Record<string, string>> {
     if (request.url.origin !== this.origin) return {};
     const tokens = await this.tokens();
     if (!tokens) return {};
-    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= Date.now() && tokens.refresh_token) await this.refresh();
+    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= Date.now()) {
+      // Taken from the store before any discovery (a new process): the token endpoint is found first. A failure
+      // here is left to the 401 the stale token will meet, whose handling discovers again and reports it.
+      if (!this.asMeta && (tokens.refresh_token || this.options.machine)) await this.discover(undefined).catch(() => undefined);
+      if (this.current?.tokens?.refresh_token) await this.refresh();
+      // A machine client has no refresh token to spend (client_credentials issues none): it runs its grant again.
+      else if (this.options.machine && this.asMeta) await this.authorize(undefined, undefined, true).catch(() => {});
+    }
     const fresh = this.current?.tokens;
-    return fresh ? { authorization: `Bearer ${fresh.access_token}` } : {};
+    if (!fresh) return {};
+    if (fresh.token_type === 'DPoP' && this.dpopKey) {
+      // A fresh proof per request (RFC 9449 §4.2): method, URL, the token's hash, the server's nonce.
+      return { authorization: `DPoP ${fresh.access_token}`, dpop: this.dpopKey.proof(request.method, request.url, fresh.access_token) };
+    }
+    return { authorization: `Bearer ${fresh.access_token}` };
   }
 
-  async onChallenge(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; authorization?: string }): Promise<boolean> {
+  /** Every answer from the MCP server: a DPoP-Nonce it sends (RFC 9449 §9) is used from the next proof on. */
+  onResponse(response: { url: URL; status: number; headers: Headers }): void {
+    // A 401's nonce is onChallenge's: it decides whether the refused request is worth sending again with it.
+    if (response.url.origin !== this.origin || !this.dpopKey || response.status === 401) return;
+    this.dpopKey.setNonce(this.origin, response.headers.get('dpop-nonce'));
+  }
+
+  async onChallenge(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; authorization?: string; headers?: Headers }): Promise<boolean> {
     if (challenge.url.origin !== this.origin) return false;
-    const bearer = bearerChallenge(challenge.wwwAuthenticate);
+    const parsed = tokenChallenge(challenge.wwwAuthenticate);
+    const bearer = parsed?.params;
     const params = bearer ?? {};
-    const sent = /^Bearer (.+)$/i.exec(challenge.authorization ?? '')?.[1];
+    const sent = /^(?:Bearer|DPoP) (.+)$/i.exec(challenge.authorization ?? '')?.[1];
+    // RFC 9449 §9: the server wants its nonce in the proof. Sent again once with it; the same nonce refused again is not followed.
+    if (parsed?.scheme === 'dpop' && params.error === 'use_dpop_nonce') {
+      const nonce = challenge.headers?.get('dpop-nonce');
+      const used = this.dpopKey?.nonceFor(this.origin);
+      if (this.dpopKey && nonce) this.dpopKey.setNonce(this.origin, nonce);
+      return this.dpopKey !== undefined && sent !== undefined && nonce !== null && nonce !== undefined && nonce !== used;
+    }
+    // A server that challenges with DPoP wants DPoP-bound tokens: unless configured off, the key is made now.
+    if (parsed?.scheme === 'dpop' && this.options.dpop !== false) this.dpopKey ??= new DpopKey();
     // A renewal under way (another request met the same 401) is waited for, not repeated.
     await Promise.allSettled([this.refreshing, this.authorizing]);
     if (challenge.status === 403) {
@@ -136,9 +199,39 @@ export class OAuthProvider implements HeaderProvider {
   /** The stored tokens for this server (looked up once the issuer is known), or undefined. */
   private async tokens(): Promise<TokenSet | undefined> {
     if (this.current) return this.current.tokens;
-    if (!this.issuer) return undefined;
-    this.current = (await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined;
+    let stored: StoredCredentials | undefined;
+    if (this.issuer) stored = (await this.options.store.get(credentialKey(this.options.serverUrl, this.issuer))) ?? undefined;
+    else if (!this.storeSearched) {
+      // Once per provider: a server with nothing stored must not cost a store read on every request.
+      this.storeSearched = true;
+      stored = await this.onlyStoredEntry();
+    }
+    if (!stored) return undefined;
+    // A DPoP-bound token (and its refresh token) is bound to a key another process made and took with it: of no use here.
+    this.current = stored?.tokens?.token_type === 'DPoP' && stored.tokens.dpop_jkt !== this.dpopKey?.thumbprint ? { issuer: stored.issuer, ...(stored.client ? { client: stored.client } : {}) } : stored;
     return this.current?.tokens;
+  }
+
+  /**
+   * Before the issuer is known (a new process: the next CLI command, a
+   * reconnect), the one entry stored for exactly this resource: its token is
+   * sent from the first request on, instead of meeting a 401 and running
+   * discovery each time. It was obtained for this resource and goes only to
+   * its origin; discovery, when it runs, drops it if the issuer it finds is
+   * another (discover()). Two entries (two issuers) are left to discovery.
+   */
+  private async onlyStoredEntry(): Promise<StoredCredentials | undefined> {
+    const keys = (await this.options.store.keys?.()) ?? [];
+    const mine = keys.filter((k) => resourceOfKey(k) === this.options.serverUrl);
+    if (mine.length !== 1) return undefined;
+    const stored = (await this.options.store.get(mine[0]!)) ?? undefined;
+    return stored?.tokens && credentialKey(this.options.serverUrl, stored.issuer) === mine[0] ? stored : undefined;
+  }
+
+  /** The issuer discovery found: credentials taken for another one (the server moved, SEP-2352) are not this one's. */
+  private settleIssuer(issuer: string): void {
+    this.issuer = issuer;
+    if (this.current && this.current.issuer !== issuer) this.current = undefined;
   }
 
   /** One refresh at a time; true when a new access token was obtained. */
@@ -150,9 +243,10 @@ export class OAuthProvider implements HeaderProvider {
   private async doRefresh(): Promise<boolean> {
     const stored = this.current;
     const refreshToken = stored?.tokens?.refresh_token;
-    if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint) return false;
+    // Only at the AS that issued it: a refresh token is never shown to another.
+    if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint || stored.issuer !== this.issuer) return false;
     try {
-      const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.prm?.resource ?? this.options.serverUrl }, { site: this.site, ...this.secretsAndFetch() });
+      const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.prm?.resource ?? this.options.serverUrl }, this.tokenOptions());
       // A refresh that rotates nothing keeps the refresh token it used; the new set is stored before it is used.
       const next: StoredCredentials = { ...stored, tokens: { ...tokens, ...(tokens.refresh_token ? {} : { refresh_token: refreshToken }), ...(tokens.scope ? {} : stored.tokens?.scope ? { scope: stored.tokens.scope } : {}) } };
       await this.options.store.set(credentialKey(this.options.serverUrl, stored.issuer), next);
@@ -175,7 +269,7 @@ export class OAuthProvider implements HeaderProvider {
   /** The PRM and the AS metadata, checked (discovery.ts); remembered for the provider's life. */
   private async discover(resourceMetadata: string | undefined, allowLegacy = true): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
     const o = this.options;
-    const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}) };
+    const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}), ...(o.machine ? { requirePkce: false } : {}) };
     let prm: ProtectedResourceMetadata;
     let meta: AuthorizationServerMetadata;
     try {
@@ -186,15 +280,17 @@ export class OAuthProvider implements HeaderProvider {
       meta = await legacyAuthorizationServer(o.serverUrl, discovery);
       prm = { resource: o.serverUrl, authorization_servers: [meta.issuer] };
       this.prm = prm;
-      this.issuer = meta.issuer;
+      this.settleIssuer(meta.issuer);
       this.asMeta = meta;
       return { prm, meta, issuer: meta.issuer };
     }
     const issuer = prm.authorization_servers?.[0];
     if (!issuer) throw new OAuthError(this.site, 'resource-metadata', 'the protected resource metadata names no authorization server');
     meta = await discoverAuthorizationServer(issuer, o.serverUrl, discovery);
+    // RFC 9728 §2: a resource that accepts only DPoP-bound tokens says so.
+    if (prm.dpop_bound_access_tokens_required === true && o.dpop !== false) this.dpopKey ??= new DpopKey();
     this.prm = prm;
-    this.issuer = issuer;
+    this.settleIssuer(issuer);
     this.asMeta = meta;
     return { prm, meta, issuer };
   }
@@ -204,6 +300,15 @@ export class OAuthProvider implements HeaderProvider {
     // Discovered afresh for every authorization (unless the same challenge just did): the server may have moved to
     // another authorization server (SEP-2352), whose credentials are its own (keyed by issuer) and whose client is registered anew.
     const { prm, meta, issuer } = justDiscovered && this.prm && this.asMeta && this.issuer ? { prm: this.prm, meta: this.asMeta, issuer: this.issuer } : await this.discover(resourceMetadata);
+    if (o.machine) {
+      // No user: the configured grant, and its answer stored like a login's (keyed by resource and issuer).
+      const scope = [...new Set(scopes ?? prm.scopes_supported ?? o.scopes ?? [])].join(' ');
+      const tokens = await machineTokens(o.machine, meta, { resource: prm.resource, ...(scope ? { scope } : {}) }, this.tokenOptions());
+      const next: StoredCredentials = { issuer, tokens };
+      await o.store.set(credentialKey(o.serverUrl, issuer), next);
+      this.current = next;
+      return;
+    }
     if (!meta.authorization_endpoint || !meta.token_endpoint) throw new OAuthError(this.site, 'authorization-server', `the authorization server ${issuer} lists no authorization_endpoint or token_endpoint`);
     const key = credentialKey(o.serverUrl, issuer);
     const stored = (await o.store.get(key)) ?? { issuer };
@@ -242,7 +347,7 @@ export class OAuthProvider implements HeaderProvider {
     const code = returned.get('code');
     if (!code) throw new OAuthError(this.site, 'authorization', 'the authorization response has no code');
     o.onSecret?.(code);
-    const tokens = await exchangeCode(meta.token_endpoint, client, { code, verifier: pkce.verifier, redirectUri: o.redirectUri, resource: prm.resource }, { site: this.site, ...this.secretsAndFetch() });
+    const tokens = await exchangeCode(meta.token_endpoint, client, { code, verifier: pkce.verifier, redirectUri: o.redirectUri, resource: prm.resource }, this.tokenOptions());
     const next: StoredCredentials = { issuer, client, tokens };
     await o.store.set(key, next);
     this.current = next;
@@ -250,5 +355,10 @@ export class OAuthProvider implements HeaderProvider {
 
   private secretsAndFetch(): { fetch?: FetchLike; onSecret?: (value: string) => void } {
     return { ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...(this.options.onSecret ? { onSecret: this.options.onSecret } : {}) };
+  }
+
+  /** What every token request is given: the site, fetch and scrubber, and the DPoP key when tokens are to be bound. */
+  private tokenOptions(): TokenRequestOptions & { site: ErrorSite } {
+    return { site: this.site, ...this.secretsAndFetch(), ...(this.dpopKey ? { dpop: this.dpopKey } : {}) };
   }
 }

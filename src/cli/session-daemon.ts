@@ -1,10 +1,11 @@
 // The keep-alive session's background process (#18 item 13): it opens the
 // config's servers once and runs commands for clients on a Unix socket
 // (mode 0600, in the user's 0700 runtime folder; protocol in
-// session-client.ts). A command runs here as it would in its own process,
+// session-client.cts). A command runs here as it would in its own process,
 // with withSession handed these servers instead of starting its own, and
-// what it prints goes back to the client line by line. Commands run one at
-// a time (they share the process's working folder and output). The daemon
+// what it prints goes back to the client line by line; a client that goes
+// away first cancels it (cancelOn). Commands run one at a time (they share
+// the process's working folder and output). The daemon
 // exits after --idle ms without a request, on `session stop`, and on
 // SIGTERM/SIGINT/SIGHUP, closing its servers first. It has no log: its
 // stdio is /dev/null, so nothing it meets, secrets included, is written
@@ -20,10 +21,14 @@ import { describeDiagnostic } from '../util/text.js';
 import { reportFailure } from './failure.js';
 import { parseCommandLine, type CommandLine } from './options.js';
 import { err, redirectOutput } from './process.js';
-import { configuredValues, failureOf, shareSource } from './session.js';
-import { ask, configArgs, entryOfThisBuild, identityOf, userFile, metaPath, removeSession, runtimeDir, socketPath, type Reply, type SessionMeta } from './session-client.js';
+import { cancelOn, configuredValues, failureOf, shareSource } from './session.js';
+import sessionClient from './session-client.cjs';
 import { withCliOAuth } from './oauth-defaults.js';
 import { resolveConfig } from './target.js';
+
+const { ask, configArgs, entryOfThisBuild, identityOf, userFile, metaPath, removeSession, runtimeDir, socketPath } = sessionClient;
+type Reply = Parameters<typeof ask>[1];
+type SessionMeta = NonNullable<ReturnType<typeof sessionClient.readMeta>>;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -176,7 +181,7 @@ export async function runDaemon(args: string[]): Promise<number> {
     return true;
   };
 
-  const run = async (argv: string[], requestCwd: string, send: (reply: Reply) => void) => {
+  const run = async (argv: string[], requestCwd: string, send: (reply: Reply) => void, signal: AbortSignal) => {
     const [command, ...rest] = argv as [string, ...string[]];
     const open = COMMANDS[command];
     if (open === undefined) return send({ error: `a session does not run "${command}"` });
@@ -190,12 +195,14 @@ export async function runDaemon(args: string[]): Promise<number> {
       // A folder that went away: the config's paths were resolved at load.
     }
     redirectOutput({ out: (text) => send({ out: text }), err: (text) => send({ err: text }) });
+    cancelOn(signal);
     let status: number;
     try {
       status = await (await open())(rest);
     } catch (error) {
       status = reportFailure(error, argv) ?? 1;
     } finally {
+      cancelOn(undefined);
       redirectOutput(undefined);
       verbose = false;
       process.chdir(cwd);
@@ -219,8 +226,14 @@ export async function runDaemon(args: string[]): Promise<number> {
         connection.end(`${JSON.stringify({ error: 'not a JSON line' })}\n`);
         return;
       }
-      // Lines written in one turn of the event loop go in one write. A client gone mid-command (Ctrl-C)
-      // leaves the command to finish here; its output is dropped.
+      // A client gone before its answer (Ctrl-C) cancels its command: the command's requests are aborted (the
+      // servers are told), or, still queued, it never runs. Closing the connection ourselves, at the end, is not that.
+      const gone = new AbortController();
+      let answered = false;
+      connection.on('close', () => {
+        if (!answered) gone.abort(new DOMException('the command\'s client closed its connection (Ctrl-C)', 'AbortError'));
+      });
+      // Lines written in one turn of the event loop go in one write.
       let pending = '';
       const flush = () => {
         if (pending !== '' && !connection.destroyed && connection.writable) connection.write(pending);
@@ -233,8 +246,9 @@ export async function runDaemon(args: string[]): Promise<number> {
       clearTimeout(idleTimer);
       const job = async () => {
         try {
-          await answer(message, send);
+          if (!gone.signal.aborted) await answer(message, send, gone.signal);
         } finally {
+          answered = true;
           lastUsedAt = Date.now();
           flush();
           connection.end();
@@ -245,10 +259,10 @@ export async function runDaemon(args: string[]): Promise<number> {
     });
   };
 
-  const answer = async (message: Reply, send: (reply: Reply) => void) => {
+  const answer = async (message: Reply, send: (reply: Reply) => void, signal: AbortSignal) => {
     switch (message.op) {
       case 'run':
-        return run(Array.isArray(message.argv) ? message.argv.map(String) : [], typeof message.cwd === 'string' ? message.cwd : cwd, send);
+        return run(Array.isArray(message.argv) ? message.argv.map(String) : [], typeof message.cwd === 'string' ? message.cwd : cwd, send, signal);
       case 'status':
         return send({
           status: {

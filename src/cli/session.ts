@@ -35,8 +35,8 @@ export interface Session {
   startOrThrow(key: string): Promise<void>;
   /** The one server a command needs: --server, or the only one configured. */
   oneServer(command: string): string;
-  /** What is left of --timeout for one request, or nothing (the server's own timeout). */
-  requestOptions(): { timeoutMs?: number };
+  /** What is left of --timeout for one request, or nothing (the server's own timeout), and the command's signal: it aborts at the deadline, and in a session daemon when the command's client goes away. */
+  requestOptions(): { timeoutMs?: number; signal: AbortSignal };
   /** The protocol a started server's connection speaks (#17), as read when it started; undefined for one that did not start. */
   protocol(key: string): Protocol | undefined;
 }
@@ -53,6 +53,14 @@ let shared: { source: ToolSource; config: ToolSourceConfig } | undefined;
 /** Makes every withSession from now on use `next` (undefined: open the command line's servers again). */
 export function shareSource(next: typeof shared): void {
   shared = next;
+}
+
+/** A session daemon's signal for the command it runs now: aborted when that command's client goes away (Ctrl-C). */
+let cancelled: AbortSignal | undefined;
+
+/** Makes the commands from now on abort their requests when `signal` does (undefined: no such signal). */
+export function cancelOn(signal: AbortSignal | undefined): void {
+  cancelled = signal;
 }
 
 /** The exit status of the first failed server, or 0. */
@@ -79,6 +87,14 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
   const only = line.values.server;
   // Checked before anything opens: nothing to close when it fails.
   if (only !== undefined && !keys.includes(only)) throw unknownServerError(only, keys, 'mcpwire servers lists them');
+  // One signal for every request of the command: the deadline aborts it, and so does a session's client that went
+  // away. Aborting is what sends the servers notifications/cancelled (W7); in a session daemon, whose servers outlive
+  // the command, it is the only thing that stops a request from running on after the command ended.
+  const controller = new AbortController();
+  const outer = cancelled;
+  const onCancel = () => controller.abort(outer!.reason);
+  if (outer?.aborted) onCancel();
+  else outer?.addEventListener('abort', onCancel, { once: true });
   const masked = [...config.secrets, ...config.servers.flatMap((s) => configuredValues(s.params))];
   const verbose = line.values.verbose;
   const source = shared?.source ?? await openToolSource({
@@ -125,7 +141,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     },
     requestOptions: () => {
       const ms = remaining();
-      return ms === undefined ? {} : { timeoutMs: ms };
+      return ms === undefined ? { signal: controller.signal } : { timeoutMs: ms, signal: controller.signal };
     },
     protocol: (key) => protocols.get(key),
   };
@@ -136,7 +152,9 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         late = true;
-        reject(new TimeoutError({ server: keys.length === 1 ? keys[0]! : '' }, timeoutMs, ' (--timeout bounds the whole command, server start included)'));
+        const error = new TimeoutError({ server: keys.length === 1 ? keys[0]! : '' }, timeoutMs, ' (--timeout bounds the whole command, server start included)');
+        reject(error);
+        controller.abort(error);
       }, timeoutMs);
     });
     return await Promise.race([job(session), deadline]);
@@ -146,6 +164,7 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
     throw error;
   } finally {
     clearTimeout(timer);
+    outer?.removeEventListener('abort', onCancel);
     // A session's servers outlive the command: the daemon closes them.
     if (source !== shared?.source) try {
       // Past the deadline the servers are stopped at once (#18 item 5): the command promised to be done by now.

@@ -80,6 +80,7 @@ Commands:
   conformance-client URL    the client the official MCP conformance suite runs
   demo                      the bundled example server: list its tools, call echo
   bench                     run the benchmarks (in a clone of the repository)
+  serve                     the servers' tools as one MCP server (--stdio, or --listen HOST:PORT)
   session start|stop|status keep a config's servers running in the background; commands then use them
   completion bash|zsh|fish  a shell completion script: source <(mcpwire completion bash)
   help [COMMAND]            this text, or a command's
@@ -255,6 +256,21 @@ Examples:
   (or --allow-host) and whose Origin, if any, is such a host's (or --allow-origin); binding every
   interface (0.0.0.0, [::]) needs --allow-wildcard.
   Replay it with mcpwire conformance FILE.jsonl.`,
+  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical|short]
+    [--token-env VAR] [--require-token] [--allow-host NAME] [--allow-origin ORIGIN] [--session-idle MS] [--json]
+  Serves the configured servers' tools as one MCP server, filtered as the config says (allow/deny,
+  --agent: one agent's tools block), results capped, to clients of either era (2025 initialize or
+  2026-07-28). Tools are named by alias (mcp_<server>_<tool>, the default), canonical name
+  (mcp.<server>.<tool>) or, with --names short, the server's own name where no other server has
+  it. Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
+  --stdio (the default): one client on stdin/stdout, e.g. as the command of another MCP host.
+  --listen: Streamable HTTP at http://HOST:PORT/mcp, and /mcp/<agent> for each agent of the config.
+  Only requests whose Host names this machine (or --allow-host) and whose Origin, if any, is such a
+  host's (or --allow-origin) are served. A HOST that is not loopback needs a bearer token: the value
+  of the variable --token-env names, else one generated and printed once on stderr (--require-token:
+  on loopback too). Sessions idle for --session-idle MS (default 10 minutes) expire.
+  --json (with --listen): print {url, agents, token} on stdout once listening.
+  Example: mcpwire serve --config kaged.yaml --listen 127.0.0.1:7777`,
   'conformance-client': `mcpwire conformance-client URL
   The client the official MCP conformance suite runs (the scenario from $MCP_CONFORMANCE_SCENARIO;
   from suite 0.2 also the protocol version to pin, $MCP_CONFORMANCE_PROTOCOL_VERSION, and the

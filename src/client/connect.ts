@@ -2,7 +2,7 @@
 // client, and run the handshake.
 
 import { OAuthProvider } from '../auth/oauth-provider.js';
-import { DEFAULT_REDIRECT_URI, type OAuthSettings } from '../auth/settings.js';
+import { DEFAULT_REDIRECT_URI, grantOptions, type OAuthSettings } from '../auth/settings.js';
 import { FileCredentialStore } from '../auth/store.js';
 import { AuthError, ClosedError } from '../errors.js';
 import { SseTransport, type SseTransportOptions } from '../transport/sse.js';
@@ -53,7 +53,7 @@ function withOAuth<P extends Extract<ServerParams, { transport: 'sse' | 'streama
     redirectUri: oauth.redirectUri ?? DEFAULT_REDIRECT_URI,
     ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
     ...(oauth.scopes ? { scopes: oauth.scopes } : {}),
-    ...(oauth.clientId ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } } : {}),
+    ...grantOptions(oauth),
     ...(oauth.clientMetadataUrl ? { clientMetadataUrl: oauth.clientMetadataUrl } : {}),
     ...(oauth.fetch ? { fetch: oauth.fetch } : {}),
   });

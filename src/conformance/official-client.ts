@@ -14,6 +14,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type JsonObject, type Tool } from '../clie
 import { isObject } from '../jsonrpc/message.js';
 import { headlessAuthorizer } from '../auth/headless.js';
 import { OAuthProvider } from '../auth/oauth-provider.js';
+import type { SigningAlgorithm } from '../auth/jwt.js';
+import type { MachineGrant } from '../auth/machine.js';
 import { MemoryCredentialStore } from '../auth/store.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import { describeDiagnostic, errorText, firstLine } from '../util/text.js';
@@ -86,6 +88,47 @@ export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/c
 
 /** Where the conformance client says the browser comes back to; the suite's mocks redirect there at once, and nothing listens. */
 export const CONFORMANCE_REDIRECT_URI = 'http://127.0.0.1:3333/callback';
+
+/**
+ * The machine grant an auth extension scenario calls for (#19, SPEC A1), made
+ * from what its context hands over, as a host's config would give it: a
+ * client secret (client-credentials-basic), a private key
+ * (client-credentials-jwt), the enterprise IdP's ID token and endpoint
+ * (enterprise-managed-authorization, 0.1.16's cross-app-access-complete-flow),
+ * or a workload's JWT (wif-jwt-bearer). Undefined for the user's flow.
+ */
+export function machineGrantFor(scenario: string | undefined, context: JsonObject | undefined): MachineGrant | undefined {
+  const str = (key: string) => (typeof context?.[key] === 'string' ? (context[key] as string) : undefined);
+  const clientId = str('client_id');
+  const id = clientId ? { clientId } : {};
+  switch (scenario) {
+    case 'auth/client-credentials-basic': {
+      const secret = str('client_secret');
+      return { grant: 'client_credentials', ...id, ...(secret ? { clientSecret: secret } : {}) };
+    }
+    case 'auth/client-credentials-jwt': {
+      const key = str('private_key_pem');
+      const alg = str('signing_algorithm') as SigningAlgorithm | undefined;
+      return { grant: 'client_credentials', ...id, ...(key ? { privateKey: key } : {}), ...(alg ? { signingAlgorithm: alg } : {}) };
+    }
+    case 'auth/enterprise-managed-authorization':
+    case 'auth/cross-app-access-complete-flow': {
+      const [tokenEndpoint, idpClientId, idToken, secret] = [str('idp_token_endpoint'), str('idp_client_id'), str('idp_id_token'), str('client_secret')];
+      if (!tokenEndpoint || !idpClientId || !idToken) return { grant: 'jwt_bearer', ...id };
+      return { grant: 'jwt_bearer', ...id, ...(secret ? { clientSecret: secret } : {}), idp: { tokenEndpoint, clientId: idpClientId, idToken } };
+    }
+    case 'auth/wif-jwt-bearer': {
+      // The valid token; the scenario also hands over a wrong-audience and an expired one, which a workload would never be given.
+      const jwt = str('valid_jwt');
+      return { grant: 'jwt_bearer', ...id, ...(jwt ? { assertion: jwt } : {}) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The context keys the client uses, for the stderr line that names the unused ones. */
+const USED_CONTEXT_KEYS = new Set(['toolCalls', 'client_id', 'client_secret', 'private_key_pem', 'signing_algorithm', 'idp_client_id', 'idp_id_token', 'idp_token_endpoint', 'valid_jwt']);
 
 /** Credentials an auth scenario hands over (`client_id`, `client_secret`): a pre-registered client. */
 function preRegisteredFrom(context: JsonObject | undefined): { preRegistered?: { client_id: string; client_secret?: string } } {
@@ -167,13 +210,22 @@ export async function runOfficialClient(args: string[], env: NodeJS.ProcessEnv =
   }
   if (context.context) {
     const keys = Object.keys(context.context).filter((k) => k !== 'name');
-    const unused = keys.filter((k) => k !== 'toolCalls' && k !== 'client_id' && k !== 'client_secret');
+    const unused = keys.filter((k) => !USED_CONTEXT_KEYS.has(k));
     process.stderr.write(`mcpwire conformance-client: the scenario handed over context with ${keys.length ? keys.join(', ') : 'no keys'}${unused.length ? ` (unused: ${unused.join(', ')})` : ''}\n`);
   }
 
   const plan = planFor(scenario);
-  // #19: the OAuth flow, headless (the suite's /authorize redirects straight back), credentials kept in memory for this run.
+  let machine: MachineGrant | undefined;
+  try {
+    machine = machineGrantFor(scenario, context.context);
+  } catch (error) {
+    process.stdout.write(`FAIL ${label}: ${firstLine(errorText(error, true))}\n`);
+    return 1;
+  }
+  // #19: the OAuth flow, headless (the suite's /authorize redirects straight back), credentials kept in memory for this run;
+  // a machine grant where the scenario is an extension's; DPoP when the server challenges with it (auth/dpop*).
   const headerProvider = new OAuthProvider({
+    ...(machine ? { machine } : {}),
     serverUrl: url,
     server: 'conformance',
     store: new MemoryCredentialStore(),

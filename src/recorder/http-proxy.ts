@@ -18,10 +18,11 @@
 
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import { preloadSseParser, readSse } from '../transport/sse-stream.js';
 import { isWildcardAddress } from '../util/addresses.js';
+import { createRequestGuard, GUARD_HEADERS_TIMEOUT_MS, GUARD_REQUEST_TIMEOUT_MS, readBoundedBody } from '../util/http-guard.js';
 import { isSecretHeader } from '../util/secret-names.js';
 import type { OpInference } from './op-inference.js';
 
@@ -29,11 +30,9 @@ import type { OpInference } from './op-inference.js';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 /** An SSE event the record reads may be this large; the stream itself is forwarded whatever its size. */
 const MAX_RECORDED_EVENT_BYTES = 64 * 1024 * 1024;
-/** A client has this long to send its request's headers, and this long for the whole request (RFC 9110 gives no number; Node's are 60 s and 300 s). */
-export const PROXY_HEADERS_TIMEOUT_MS = 10_000;
-export const PROXY_REQUEST_TIMEOUT_MS = 60_000;
-/** Host names that are this machine whatever the DNS says. */
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
+/** How long a client has for its request's headers and for the whole request (util/http-guard.ts says why). */
+export const PROXY_HEADERS_TIMEOUT_MS = GUARD_HEADERS_TIMEOUT_MS;
+export const PROXY_REQUEST_TIMEOUT_MS = GUARD_REQUEST_TIMEOUT_MS;
 
 
 export interface HttpProxyOptions {
@@ -73,63 +72,31 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const sessionEnded = new Promise<void>((resolve) => (endSession = resolve));
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const hosts = new Set([...LOOPBACK_NAMES, ...(isWildcardAddress(options.host) ? [] : [bareHost(options.host)]), ...(options.allowHosts ?? []).map((h) => bareHost(h.toLowerCase()))]);
-  const origins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, '')));
+  // The same checks `mcpwire serve` makes (one home: util/http-guard.ts).
+  const guard = createRequestGuard({ host: options.host, maxBodyBytes, hints: { host: '--allow-host', origin: '--allow-origin' }, ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}), ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}) });
 
   const server = createServer({ headersTimeout: PROXY_HEADERS_TIMEOUT_MS, requestTimeout: PROXY_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    const refusal = refuse(req);
+    const refusal = guard.refuse(req);
     if (refusal) {
       options.onProblem(`refused ${req.method} request: ${refusal.why}`);
       res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`mcpwire record: ${refusal.why}\n`);
       req.resume();
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        if (!res.headersSent) {
-          options.onProblem(`refused a ${req.method} body over ${maxBodyBytes} bytes`);
-          res.writeHead(413, { connection: 'close' }).end();
-        }
-        chunks.length = 0;
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
     // One turn later: an SSE answer's copy is parsed in promise jobs after its bytes reach the client, so a client that
     // answers fast (notifications/initialized right after the initialize answer) must not be recorded before it.
-    req.on('end', () => {
-      if (size <= maxBodyBytes) setImmediate(() => forward(req, res, Buffer.concat(chunks)));
+    void readBoundedBody(req, maxBodyBytes).then((body) => {
+      if (body !== undefined) {
+        setImmediate(() => forward(req, res, body));
+        return;
+      }
+      if (!res.headersSent) {
+        options.onProblem(`refused a ${req.method} body over ${maxBodyBytes} bytes`);
+        res.writeHead(413, { connection: 'close' }).end();
+      }
+      req.destroy();
     });
   });
-
-  /** Why a request is not forwarded, or undefined when it is. Nothing of a refused request is recorded or sent on. */
-  function refuse(req: IncomingMessage): { status: number; why: string } | undefined {
-    const target = req.url ?? '';
-    // Origin-form only (RFC 9112 §3.2.1): an absolute-form target, `//host/…` or `*` would name another destination.
-    if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return { status: 400, why: 'the request-target must be a path (this is not a forward proxy)' };
-    const host = req.headers.host;
-    if (host === undefined || !hosts.has(hostName(host))) return { status: 421, why: 'the Host header does not name this proxy (allow a name with --allow-host)' };
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAccepted(origin)) return { status: 403, why: 'requests from that Origin are not accepted (allow one with --allow-origin)' };
-    const length = Number(req.headers['content-length'] ?? 0);
-    if (length > maxBodyBytes) return { status: 413, why: `a body of ${length} bytes is over the limit of ${maxBodyBytes}` };
-    return undefined;
-  }
-
-  function originAccepted(origin: string): boolean {
-    const lower = origin.toLowerCase();
-    if (origins.has(lower)) return true;
-    try {
-      const url = new URL(lower);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.has(bareHost(url.hostname));
-    } catch {
-      return false; // "null" (a sandboxed or file: page) and anything unparsable
-    }
-  }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     noteSecrets(req.headers, options.addSecret);
@@ -218,20 +185,6 @@ function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | 
     if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   }
   return out;
-}
-
-/** A host without brackets, lower case. */
-function bareHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '');
-}
-
-/** The name in a Host header: without its port, without the brackets of an IPv6 literal, without a final dot. */
-function hostName(header: string): string {
-  const text = header.trim().toLowerCase();
-  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
-  if (v6) return v6[1]!;
-  const name = text.replace(/:\d+$/, '').replace(/\.$/, '');
-  return isIP(name) === 6 ? '' : name;
 }
 
 /**

@@ -10,8 +10,11 @@ import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
 import { isRedirect, nextHop } from './redirects.js';
+import { loadTls } from './node-http-tls.js';
 import { cutTail, redact, redactUrlCredentials, urlCredentials } from './redact.js';
 import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
+import { checkHttpClientOptions, chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind, type HttpRequestInit, type HttpTlsOptions } from './http-client.js';
+import type { NodeHttpOptions } from './node-http.js';
 import type { TransportState, TransportEnd, TransportHandlers } from './transport.js';
 
 export interface HttpTransportOptions extends HttpHeaderOptions {
@@ -23,8 +26,23 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
   maxMessageBytes?: number;
   /** Reconnect policy for dropped streams. Default: 0.5 s doubling to 30 s, 5 attempts (15.5 s of waits). */
   reconnect?: Partial<BackoffPolicy> & { maxAttempts?: number };
-  /** The fetch to use. Default: Node's built-in fetch. */
+  /** The fetch to use (then requests go through it, not node:http). Default: see httpClient. */
   fetch?: typeof fetch;
+  /**
+   * The request path (#20): 'node' (node:http/node:https with a keep-alive
+   * connection pool per transport, the default on Node) or 'fetch' (the
+   * `fetch` option's, else the global one; the default when `fetch` is
+   * passed, and on runtimes whose node:http is not their native client).
+   * The environment variable MCPWIRE_HTTP_CLIENT=node|fetch sets the default.
+   */
+  httpClient?: HttpClientKind;
+  /**
+   * Mutual TLS (#19 item 4): a client certificate and key (PEM text or file
+   * paths), and the CA bundle the server's certificate must chain to
+   * instead of the system's. Needs the node path. The key and the
+   * passphrase are treated as secrets.
+   */
+  tls?: HttpTlsOptions;
   /**
    * Headers that may change during the connection (a token that is
    * refreshed), asked for before every HTTP request; their values are
@@ -40,6 +58,8 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
  * `closed`, with the reconnect failure as its cause, not as a bare timeout.
  */
 export const DEFAULT_RECONNECT = { initialMs: 500, maxMs: 30_000, maxAttempts: 5 } as const;
+/** Requests sent again after a 401/403 the header provider answered: a renewed token, then a DPoP nonce (RFC 9449 §9). */
+const MAX_CHALLENGE_RETRIES = 2;
 /** How much of an error status's body is read for the excerpt in its error. */
 const ERROR_BODY_BYTES = 4096;
 /** How long close() lets notifications already on their way finish. */
@@ -55,7 +75,9 @@ export abstract class HttpTransportBase {
   private readonly secrets = new Set<string>();
   protected readonly maxMessageBytes: number;
   protected readonly reconnectPolicy: BackoffPolicy & { maxAttempts: number };
-  protected readonly fetchImpl: typeof fetch;
+  /** The request path: node:http with its connection pool, or fetch; closed by finish(). */
+  protected http!: HttpClient;
+  protected readonly httpClientKind: HttpClientKind;
   /** Fired by close(): every fetch and every wait listens to it. */
   protected readonly lifetime = new AbortController();
   protected ended = false;
@@ -69,7 +91,7 @@ export abstract class HttpTransportBase {
     this.server = options.server ?? this.url.host;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
-    this.fetchImpl = options.fetch ?? fetch;
+    this.httpClientKind = chooseHttpClient(options);
     // Refused at start (begin()); until then, and in anything that quotes them, they are secrets (#16 item 3).
     for (const value of urlCredentials(this.url)) this.secrets.add(value);
   }
@@ -88,7 +110,17 @@ export abstract class HttpTransportBase {
     const resolved = resolveHeaders(this.server, this.options);
     this.staticHeaders = resolved.headers;
     for (const secret of resolved.secrets) this.secrets.add(secret);
+    checkHttpClientOptions(this.server, this.httpClientKind, this.options);
+    this.http = this.httpClientKind === 'fetch' ? fetchClient(this.options.fetch ?? fetch) : lazyNodeClient(this.nodeOptions());
     this.handlers = handlers;
+  }
+
+  /** The node path's settings: the TLS files read and checked now (a ConfigError at start), the key and passphrase made secrets. */
+  private nodeOptions(): NodeHttpOptions {
+    if (this.options.tls === undefined) return {};
+    const loaded = loadTls(this.server, this.options.tls);
+    for (const secret of loaded.secrets) this.secrets.add(secret);
+    return { tls: loaded.tls };
   }
 
   protected site(method?: string): ErrorSite {
@@ -149,35 +181,38 @@ export abstract class HttpTransportBase {
    * the server answers 401/403 and the provider's challenge handler asks for it.
    */
   /** The Authorization header the provider gave each response's request: a challenge handler is told which credential was refused. */
-  private readonly sentAuthorization = new WeakMap<Response, string>();
+  private readonly sentAuthorization = new WeakMap<HttpAnswer, string>();
 
-  protected async request(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
-    const response = await this.fetchOnce(url, init, method, signal);
+  protected async request(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
+    let response = await this.fetchOnce(url, init, method, signal);
     const provider = this.options.headerProvider;
-    if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
-    let retry: boolean;
-    try {
-      const sent = this.sentAuthorization.get(response);
-      retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url), ...(sent === undefined ? {} : { authorization: sent }) });
-    } catch (error) {
+    // At most two retries: a renewed token, then (DPoP, RFC 9449 §9) the nonce the server wants with it.
+    for (let retries = 0; retries < MAX_CHALLENGE_RETRIES; retries++) {
+      if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
+      let retry: boolean;
+      try {
+        const sent = this.sentAuthorization.get(response);
+        retry = await provider.onChallenge({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: new URL(url), headers: response.headers, ...(sent === undefined ? {} : { authorization: sent }) });
+      } catch (error) {
+        await response.body?.cancel().catch(() => {});
+        // The OAuth flow's own errors are typed and hold no secret (src/auth): they reach the caller as they are.
+        if (error instanceof OAuthError) throw error;
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      }
+      if (!retry) return response;
       await response.body?.cancel().catch(() => {});
-      // The OAuth flow's own errors are typed and hold no secret (src/auth): they reach the caller as they are.
-      if (error instanceof OAuthError) throw error;
-      throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      response = await this.fetchOnce(url, init, method, signal);
+      // The provider learns whether what it renewed was accepted (an OAuth flow bounds fruitless renewals by it).
+      try {
+        provider.onRetried?.({ status: response.status, url: new URL(url) });
+      } catch {
+        // a hook's failure is not the request's
+      }
     }
-    if (!retry) return response;
-    await response.body?.cancel().catch(() => {});
-    const again = await this.fetchOnce(url, init, method, signal);
-    // The provider learns whether what it renewed was accepted (an OAuth flow bounds fruitless renewals by it).
-    try {
-      provider.onRetried?.({ status: again.status, url: new URL(url) });
-    } catch {
-      // a hook's failure is not the request's
-    }
-    return again;
+    return response;
   }
 
-  private async fetchOnce(url: URL, init: RequestInit & { headers: Record<string, string> }, method: string | undefined, signal?: AbortSignal): Promise<Response> {
+  private async fetchOnce(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     const httpMethod = init.method ?? 'GET';
     const linked = signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal;
@@ -185,15 +220,20 @@ export abstract class HttpTransportBase {
     for (let hops = 0; ; hops++) {
       // Asked per hop: the provider is told the URL each value goes to.
       const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(target, httpMethod, method)) } : init.headers;
-      let response: Response;
+      let response: HttpAnswer;
       try {
-        response = await this.fetchImpl(target, { ...init, headers, redirect: 'manual', signal: linked });
+        response = await this.http.request(target, { ...init, headers, signal: linked });
       } catch (error) {
         if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
         throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
       }
       if (!isRedirect(response.status)) {
         if (headers.authorization !== undefined && this.options.headerProvider) this.sentAuthorization.set(response, headers.authorization);
+        try {
+          this.options.headerProvider?.onResponse?.({ url: new URL(target), status: response.status, headers: response.headers });
+        } catch {
+          // a hook's failure is not the request's
+        }
         return response;
       }
       // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
@@ -225,7 +265,7 @@ export abstract class HttpTransportBase {
   }
 
   /** The typed error for a failed HTTP status: AuthError for 401/403, else ClosedError 'http' with a short, scrubbed body excerpt. */
-  protected async statusError(response: Response, method: string | undefined): Promise<ClosedError> {
+  protected async statusError(response: HttpAnswer, method: string | undefined): Promise<ClosedError> {
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel().catch(() => {});
       return new AuthError(this.site(method), response.status);
@@ -234,7 +274,7 @@ export abstract class HttpTransportBase {
   }
 
   /** The start of an error status's body, scrubbed before it is cut; '' when it cannot be read (the status says enough). */
-  protected async errorBody(response: Response, method: string | undefined): Promise<string> {
+  protected async errorBody(response: HttpAnswer, method: string | undefined): Promise<string> {
     try {
       // Scrubbed before it is cut (excerpt()), and its tail dropped if it could be the start of a secret (the read stops at a limit).
       return cutTail(this.scrub(await this.readText(response, ERROR_BODY_BYTES, method, true)), this.secrets).trim();
@@ -251,9 +291,9 @@ export abstract class HttpTransportBase {
   }
 
   /** Reads a body as text, failing with MessageTooLargeError past `limit` bytes (or truncating, for error excerpts). */
-  protected async readText(response: Response, limit: number, method: string | undefined, truncate = false): Promise<string> {
-    if (!response.body) return '';
-    const reader = response.body.getReader();
+  protected async readText(response: HttpAnswer, limit: number, method: string | undefined, truncate = false): Promise<string> {
+    const reader = response.body;
+    if (!reader) return '';
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
@@ -270,10 +310,11 @@ export abstract class HttpTransportBase {
         }
         chunks.push(value);
       }
-    } finally {
-      reader.releaseLock();
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw error;
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString('utf8') : Buffer.concat(chunks).toString('utf8');
   }
 
   /** The transport's secrets and the credentials of any URL, removed from `text`. */
@@ -286,6 +327,11 @@ export abstract class HttpTransportBase {
     if (error instanceof ConfigError) return error; // names headers, never values
     const clean = this.scrub(error.message);
     return clean === error.message ? error : new Error(clean);
+  }
+
+  /** Once close() has let the last requests go: the DELETE of a session, and nothing after it. */
+  protected closeRequest(url: URL, init: RequestParts & { signal: AbortSignal }): Promise<HttpAnswer> {
+    return this.http.request(url, init);
   }
 
   protected protocolError(method: string | undefined, detail: string): ProtocolError {
@@ -318,6 +364,29 @@ export abstract class HttpTransportBase {
     if (this.ended) return;
     this.ended = true;
     this.lifetime.abort();
+    this.http?.close();
     this.handlers?.onClose(end);
   }
+}
+
+type RequestParts = Omit<HttpRequestInit, 'signal'>;
+
+/** The node path, its module loaded with the first request: a host that only runs stdio servers never loads node:https. */
+function lazyNodeClient(options: NodeHttpOptions): HttpClient {
+  let client: HttpClient | undefined;
+  let loading: Promise<HttpClient> | undefined;
+  let closed = false;
+  return {
+    kind: 'node',
+    async request(url, init) {
+      if (client) return client.request(url, init);
+      client = await (loading ??= import('./node-http.js').then((module) => module.nodeHttpClient(options)));
+      if (closed) client.close();
+      return client.request(url, init);
+    },
+    close() {
+      closed = true;
+      client?.close();
+    },
+  };
 }

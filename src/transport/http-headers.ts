@@ -42,9 +42,24 @@ export interface HeaderProvider {
    * passed on). Return true to send the request once more with fresh
    * headers(); false, or no handler, fails it with an AuthError.
    */
-  onChallenge?(challenge: { status: number; wwwAuthenticate: string | undefined; url: URL; /** The Authorization header the refused request carried, if any. */ authorization?: string }): boolean | Promise<boolean>;
+  onChallenge?(challenge: {
+    status: number;
+    wwwAuthenticate: string | undefined;
+    url: URL;
+    /** The Authorization header the refused request carried, if any. */
+    authorization?: string;
+    /** The refusal's headers (a DPoP-Nonce the server wants in the next proof, RFC 9449 §9). */
+    headers?: ResponseHeaders;
+  }): boolean | Promise<boolean>;
   /** The status the request sent again after onChallenge returned true was answered with. */
   onRetried?(result: { status: number; url: URL }): void;
+  /** Every answer (redirects aside), before anything else looks at it: a server may hand out a new DPoP nonce on any response. */
+  onResponse?(response: { url: URL; status: number; headers: ResponseHeaders }): void;
+}
+
+/** What a provider reads of an answer's headers: the one call both request paths (fetch's Headers, node:http's) give. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
 }
 
 export interface ResolvedHeaders {

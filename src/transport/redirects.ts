@@ -1,8 +1,8 @@
 // Which HTTP redirects the HTTP transports follow. fetch's own following
 // would carry our configured headers (all but Authorization, which it strips
 // on a cross-origin hop) and, for 307/308, the message body to wherever a
-// Location points; so every fetch is made with `redirect: 'manual'` and the
-// answer goes through nextHop(). The rule: a redirect is followed only
+// Location points; so every fetch is made with `redirect: 'manual'` (the
+// node:http path never follows one) and the answer goes through nextHop(). The rule: a redirect is followed only
 // within the configured origin, for at most MAX_REDIRECTS hops, and only
 // when it keeps the request as it is (RFC 9110 §15.4: 307 and 308 keep the
 // method and body; 301, 302 and 303 may turn a POST into a GET, which would
@@ -20,7 +20,7 @@ export function isRedirect(status: number): boolean {
 /** Where to go next, or why not. `origin` is the configured URL's origin: nothing of ours ever leaves it. */
 export type Hop = { follow: URL } | { refuse: string };
 
-export function nextHop(response: Response, from: URL, origin: string, httpMethod: string, hops: number): Hop {
+export function nextHop(response: { status: number; headers: { get(name: string): string | null } }, from: URL, origin: string, httpMethod: string, hops: number): Hop {
   const location = response.headers.get('location');
   if (location === null) return { refuse: 'a redirect without a Location header' };
   let target: URL;

@@ -1,6 +1,6 @@
-// readSse: the byte → text → event path both HTTP transports share. The
-// decoder switches between a one-shot and a streaming TextDecoder (see
-// utf8ChunkDecoder), so these tests cut real bodies at every byte and check
+// readSse: the byte → event path both HTTP transports share. Lines are
+// found on bytes and each value decoded whole (see sse-parser.ts), so
+// these tests cut real bodies at every byte and check
 // that what comes out never depends on where the reads fall.
 
 import assert from 'node:assert/strict';

@@ -1,21 +1,20 @@
-// Server-Sent Events decoding for both HTTP transports: bytes → UTF-8 →
-// eventsource-parser, with a cap on how much one event may buffer. The only
-// module that imports eventsource-parser.
+// Server-Sent Events decoding for both HTTP transports: a response body's
+// reads → sse-parser.ts (bytes in, events out), with a cap on how much one
+// event may buffer. The body is a web ReadableStream (fetch, on every
+// runtime) or any async iterable of byte chunks (a Node Readable, for a
+// node:http request path): both are read the same way.
 
-import type { EventSourceMessage, createParser as CreateParser } from 'eventsource-parser';
+import { createSseParser, type SseEvent } from './sse-parser.js';
 
-/** Loaded with the first stream, not with mcpwire: a host that only runs stdio servers never needs it. */
-let parserModule: Promise<typeof CreateParser> | undefined;
-function loadParser(): Promise<typeof CreateParser> {
-  return (parserModule ??= import('eventsource-parser').then((module) => module.createParser));
-}
+export type { SseEvent } from './sse-parser.js';
 
-/** Loads the SSE parser now, so that a later readSse() starts parsing without waiting for a module load. */
+/**
+ * Kept for callers that preloaded the former SSE dependency before their
+ * first stream: the parser is part of this module now, nothing to load.
+ */
 export function preloadSseParser(): Promise<unknown> {
-  return loadParser();
+  return Promise.resolve();
 }
-
-export type SseEvent = EventSourceMessage;
 
 export interface SseHandlers {
   onEvent(event: SseEvent): void;
@@ -32,94 +31,79 @@ export type SseEnd = 'ended' | 'too-large';
 /**
  * Reads an SSE body to its end. Resolves 'ended' when the server ends the
  * body, 'too-large' when one event grows past `maxEventBytes` (the body is
- * cancelled then, holding no more than about that much). Rejects when the
- * connection fails mid-stream (or the fetch's signal aborts it).
+ * cancelled then, holding no more than about that much, as the reads that
+ * brought it). Rejects when the connection fails mid-stream (or the fetch's
+ * signal aborts it), or when a handler throws (the body is cancelled first,
+ * so its connection is let go). An event the body ends in the middle of is
+ * dropped, as the SSE standard says.
  *
- * The parser is fed whole lines only: the bytes after a read's last line
- * break are held as they came (by reference, not decoded) until the break
- * that ends them. An event that never ends is then held once, as the reads
- * that brought it, and not also as the text the parser would build from
- * them: at the 32 MiB default that is the difference between about 1x and
- * 2-3x the cap in resident memory.
+ * The body is any async iterable of byte chunks: fetch's ReadableStream, or
+ * a Node Readable from a node:http request path, which needs no web stream.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
-  const createParser = await loadParser();
-  let tooLarge = false;
-  const parser = createParser({
-    onEvent: handlers.onEvent,
-    onRetry: handlers.onRetry,
-    onId: handlers.onId,
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
-      // 'unknown-field' and 'invalid-retry' are ignored, as the SSE standard says.
-    },
-    maxBufferSize: maxEventBytes,
-  });
-  // Neither strips a BOM: eventsource-parser strips the one at the stream's start, and a U+FEFF anywhere else is data.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const held: Uint8Array[] = [];
-  let heldBytes = 0;
-  /**
-   * The held bytes go to the parser once their line break has come, each
-   * piece decoded on its own (a streaming decode keeps a character cut
-   * between pieces for the next one, which ends the line): joining them
-   * first would copy each read once more, 30% of the time per event with
-   * 64 KiB reads of small events.
-   */
-  // Once the parser has overflowed it throws on any further feed: stop there and report 'too-large'.
-  const feed = (text: string) => {
-    if (!tooLarge) parser.feed(text);
-  };
-  const feedHeld = () => {
-    for (const piece of held) feed(decoder.decode(piece, { stream: true }));
-    held.length = 0;
-    heldBytes = 0;
-  };
-  const reader = body.getReader();
+export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
+  const parser = createSseParser({ maxEventBytes, onEvent: handlers.onEvent, onId: handlers.onId, onRetry: handlers.onRetry });
+  const { done } = handlers;
+  // A web stream is read through its reader: one promise per read, where its async iterator adds a result object and a frame.
+  const source = isReadableStream(body) ? readerOf(body) : iteratorOf(body);
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      if (value.byteLength === 0) continue;
-      const bytes = value;
-      const last = bytes[bytes.length - 1]!;
-      // A server flushing one event per write ends each read on a line break: no search then.
-      const cut = last === LF || last === CR ? bytes.length : lastLineBreak(bytes) + 1;
-      if (cut > 0) {
-        const lines = cut === bytes.length ? bytes : bytes.subarray(0, cut);
-        if (heldBytes > 0) feedHeld();
-        feed(decoder.decode(lines));
-      }
-      if (cut < bytes.length) {
-        held.push(cut === 0 ? bytes : bytes.subarray(cut));
-        heldBytes += bytes.length - cut;
-        // One line past the cap cannot belong to an event within it.
-        if (heldBytes > maxEventBytes) tooLarge = true;
-      }
-      if (tooLarge) {
-        held.length = 0;
-        await reader.cancel().catch(() => {});
-        return 'too-large';
-      }
-      if (handlers.done?.()) {
-        await reader.cancel().catch(() => {});
-        return 'ended';
+      const read = await source.next();
+      if (read.done) return 'ended';
+      const end = afterChunk(parser.push(read.value), done);
+      if (end) {
+        await source.cancel();
+        return end;
       }
     }
-    if (heldBytes > 0) feedHeld();
-    feed(decoder.decode());
-    return tooLarge ? 'too-large' : 'ended';
+  } catch (error) {
+    // A handler that threw (or a read that failed): the body is not read on, so let go of its connection.
+    await source.cancel();
+    throw error;
   } finally {
-    reader.releaseLock();
+    source.release();
   }
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
+/** The reads of a body, and how to give it up: the same three calls for a web stream and an async iterator. */
+interface ChunkSource {
+  next(): Promise<IteratorResult<Uint8Array, unknown>>;
+  /** Never rejects: a body that fails while being cancelled is given up all the same. */
+  cancel(): Promise<void>;
+  release(): void;
+}
 
-/** The index of the last LF or CR in `bytes`, or -1. A CR is looked for only behind the last LF: the common stream has none. */
-function lastLineBreak(bytes: Uint8Array): number {
-  const lf = bytes.lastIndexOf(LF);
-  for (let i = bytes.length - 1; i > lf; i--) if (bytes[i] === CR) return i;
-  return lf;
+function readerOf(body: ReadableStream<Uint8Array>): ChunkSource {
+  const reader = body.getReader();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<Uint8Array, unknown>>,
+    cancel: () => reader.cancel().catch(() => {}),
+    release: () => reader.releaseLock(),
+  };
+}
+
+function iteratorOf(body: AsyncIterable<Uint8Array>): ChunkSource {
+  const iterator = body[Symbol.asyncIterator]();
+  return {
+    next: () => iterator.next(),
+    // return() is how an async iterable is cancelled: a Node Readable is destroyed by it.
+    cancel: async () => {
+      try {
+        await iterator.return?.();
+      } catch {
+        // given up all the same
+      }
+    },
+    release: () => {},
+  };
+}
+
+/** How the read ends after a chunk, or undefined to go on. */
+function afterChunk(fits: boolean, done: (() => boolean) | undefined): SseEnd | undefined {
+  if (!fits) return 'too-large';
+  if (done?.()) return 'ended';
+  return undefined;
+}
+
+function isReadableStream(body: AsyncIterable<Uint8Array>): body is ReadableStream<Uint8Array> {
+  return typeof (body as Partial<ReadableStream<Uint8Array>>).getReader === 'function';
 }

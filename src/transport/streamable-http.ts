@@ -13,6 +13,7 @@ import { ClosedError, MessageTooLargeError, SessionExpiredError, type McpClientE
 import { isObject, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { nextDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
+import type { HttpAnswer } from './http-client.js';
 import { readSse, type SseEvent } from './sse-stream.js';
 import { traceHeaders } from './trace-headers.js';
 import type { SendOptions, Transport, TransportHandlers } from './transport.js';
@@ -99,11 +100,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       this.lifetime.abort();
       if (sessionId !== undefined) {
         // "Clients that no longer need a particular session SHOULD send an HTTP DELETE"; 405 means the server does not allow it.
-        await this.fetchImpl(this.url, {
+        // A redirect is not followed (no request path does): the DELETE is a courtesy, and our headers stay with our origin.
+        await this.closeRequest(this.url, {
           method: 'DELETE',
           headers: this.headersFor(this.sessionHeaders()),
-          // A redirect is not followed: the DELETE is a courtesy, and our headers stay with our origin.
-          redirect: 'manual',
           signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
         })
           .then((response) => response.body?.cancel())
@@ -125,7 +125,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 
   private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
     const sentSession = this.sessionId;
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await this.request(
         this.url,
@@ -207,7 +207,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** A JSON body must hold the answer; without it the request would wait for nothing until its timeout. */
-  private async takeJsonAnswer(response: Response, requestId: JsonRpcId, method: string | undefined): Promise<void> {
+  private async takeJsonAnswer(response: HttpAnswer, requestId: JsonRpcId, method: string | undefined): Promise<void> {
     const text = await this.readText(response, this.maxMessageBytes, method);
     let value: unknown;
     try {
@@ -219,7 +219,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (!isAnswerTo(value, requestId)) throw this.protocolError(method, "the server's application/json answer does not hold the response to this request");
   }
 
-  private takeSessionId(response: Response): void {
+  private takeSessionId(response: HttpAnswer): void {
     const id = response.headers.get('mcp-session-id');
     if (id !== null && SESSION_ID.test(id)) this.sessionId = id;
   }
@@ -232,14 +232,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * "Resumability and Redelivery"). Without an event id there is nothing to
    * resume from, and the request fails as closed.
    */
-  private async followStream(response: Response, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private async followStream(response: HttpAnswer, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const cursor: StreamCursor = {};
     let answered = false;
     const onMessage = (value: unknown) => {
       if (isAnswerTo(value, requestId)) answered = true;
     };
     let failures = 0;
-    let current: Response = response;
+    let current: HttpAnswer = response;
     for (;;) {
       const progressBefore = cursor.lastEventId;
       // Once the answer is in, stop reading: "After the JSON-RPC response has been sent, the server
@@ -271,8 +271,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** GET with Last-Event-ID. Undefined when the server would not resume this time (retry later). */
-  private async resume(lastEventId: string, method: string | undefined, signal: AbortSignal | undefined): Promise<Response | undefined> {
-    let response: Response;
+  private async resume(lastEventId: string, method: string | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer | undefined> {
+    let response: HttpAnswer;
     try {
       response = await this.request(this.url, { method: 'GET', headers: this.headersFor({ accept: 'text/event-stream', 'last-event-id': lastEventId, ...this.sessionHeaders() }) }, method, signal);
     } catch (error) {
@@ -288,7 +288,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** Reads one SSE response, delivering `message` events and tracking the cursor. */
-  private async consume(response: Response, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void, done?: () => boolean) {
+  private async consume(response: HttpAnswer, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void, done?: () => boolean) {
     if (!response.body) return 'ended' as const;
     try {
       return await readSse(response.body, this.maxMessageBytes, {
@@ -345,7 +345,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       let outageSince: number | undefined;
       let unreachable = 0;
       for (let attempt = 0; !stopped(); ) {
-        let response: Response;
+        let response: HttpAnswer;
         try {
           const headers = this.headersFor({ accept: 'text/event-stream', ...this.sessionHeaders(), ...(cursor.lastEventId ? { 'last-event-id': cursor.lastEventId } : {}) });
           response = await this.request(this.url, { method: 'GET', headers }, undefined, controller.signal);

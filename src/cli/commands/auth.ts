@@ -50,7 +50,8 @@ function pasteAuthorizer(): Authorizer {
 
 export async function login(args: string[]): Promise<number> {
   const { key, params, json, paste } = await httpServer('login', args);
-  const receiver = paste ? undefined : await startLoopbackReceiver();
+  // A pre-registered client's redirect URI may name its port (Claude Code's oauth.callbackPort).
+  const receiver = paste ? undefined : await startLoopbackReceiver('/callback', params.oauth?.callbackPort ?? 0);
   const store = new FileCredentialStore();
   try {
     const { connect } = await import('../../client/connect.js');

@@ -8,8 +8,10 @@
 import { EXIT } from '../exit-codes.js';
 import { OPTION_NAMES } from '../options.js';
 import { out } from '../process.js';
-import { ask, configArgs, identityOf, runtimeDir, socketPath } from '../session-client.js';
+import sessionClient from '../session-client.cjs';
 import { commandHelp, commandNames, HelpShown, UsageError } from '../usage.js';
+
+const { ask, configArgs, identityOf, runtimeDir, socketPath } = sessionClient;
 
 /** Flags of one command beyond the shared ones. */
 const OWN_FLAGS: Record<string, string[]> = {

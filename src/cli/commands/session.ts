@@ -8,8 +8,11 @@ import { parseArgs } from 'node:util';
 import { describeArgError } from '../arg-errors.js';
 import { EXIT } from '../exit-codes.js';
 import { err, out } from '../process.js';
-import { ask, configArgs, entryOfThisBuild, identityOf, listSessions, metaPath, readMeta, removeSession, runtimeDir, socketPath, type Reply } from '../session-client.js';
+import sessionClient from '../session-client.cjs';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
+
+const { ask, configArgs, entryOfThisBuild, identityOf, listSessions, metaPath, readMeta, removeSession, runtimeDir, socketPath } = sessionClient;
+type Reply = Parameters<typeof ask>[1];
 
 const OPTIONS = {
   config: { type: 'string' },

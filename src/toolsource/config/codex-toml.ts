@@ -14,6 +14,7 @@ import { commandFields, entryKind, isProblem, sourceServer, stringMap, urlProble
 import type { SourceServer } from './types.js';
 import type { KeyPath } from './yaml-source.js';
 import { readEraKey } from './era-key.js';
+import { isProblem as isOAuthProblem, oauthSecrets, readCodexOAuth } from './oauth-key.js';
 
 export interface CodexOptions {
   /** Where `bearer_token_env_var` and `env_http_headers` are looked up. Default: process.env. */
@@ -32,7 +33,8 @@ export interface CodexConfig {
  * Reads `[mcp_servers.<name>]`: `command`, `args`, `env`, `cwd` | `url`,
  * `bearer_token_env_var`, `http_headers`, `env_http_headers`; `enabled`,
  * `enabled_tools` / `disabled_tools` (exact tool names), `startup_timeout_sec`
- * (or the older `startup_timeout_ms`), `tool_timeout_sec`; and mcpwire's own
+ * (or the older `startup_timeout_ms`), `tool_timeout_sec`; a url server's
+ * `scopes` and `[mcp_servers.<name>.oauth]` (#19, oauth-key.ts); and mcpwire's own
  * `protocol_era` (#17: auto, legacy, modern or a version, snake_case as Codex's
  * keys are; Codex ignores it). A syntax error
  * gives line and column only: the file may hold tokens. Throws ConfigError.
@@ -58,8 +60,8 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
   const { source, name } = ctx;
   const env = ctx.options.env ?? process.env;
   const at: KeyPath = ['mcp_servers', name];
-  const fail = (field: string | undefined, detail: string) => {
-    const keys = field === undefined ? at : [...at, field];
+  const fail = (field: string | KeyPath | undefined, detail: string) => {
+    const keys = field === undefined ? at : [...at, ...(Array.isArray(field) ? field : [field])];
     return new ConfigError(source.file, keys, detail, { ...source.locate(keys), server: name });
   };
   const kind = entryKind(raw, { noun: 'a table', urlField: 'url', keys: ENTRY_KEYS });
@@ -110,6 +112,14 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
       if (typeof entry.bearer_token_env_var !== 'string') throw fail('bearer_token_env_var', 'expected the name of an environment variable');
       params.auth = { type: 'bearer', value: fromEnv(entry.bearer_token_env_var, ['bearer_token_env_var'], 'the bearer token') };
     }
+    // #19 item 2: `scopes` and an [mcp_servers.x.oauth] table (client_id; mcpwire's machine-grant keys) as the OAuth settings.
+    const oauth = readCodexOAuth(entry, fromEnv, ctx.options.workspaceFolder);
+    // A grant missing what an unset variable would have given: the server is already unsupported, saying which variable.
+    if (isOAuthProblem(oauth) && unset === undefined) throw fail(oauth.field, oauth.detail);
+    if (oauth && !isOAuthProblem(oauth)) {
+      params.oauth = oauth;
+      ctx.secrets.push(...oauthSecrets(oauth));
+    }
   } else {
     const fields = commandFields(entry);
     if (isProblem(fields)) throw fail(fields.field, fields.detail);
@@ -136,4 +146,4 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'enabled', 'enabled_tools', 'disabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'protocol_era'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'bearer_token_env_var', 'http_headers', 'env_http_headers', 'enabled', 'enabled_tools', 'disabled_tools', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'protocol_era', 'scopes', 'oauth'];

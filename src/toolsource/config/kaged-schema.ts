@@ -64,6 +64,23 @@ const auth = z.discriminatedUnion(
       scopes: z.array(z.string({ error: 'expected a scope (a string)' }), { error: 'expected a list of scopes' }).optional(),
       client_id_ref: secretRef.optional(),
       client_secret_ref: secretRef.optional(),
+      // #19 (SPEC A1): machine clients. Every credential by reference into local.toml, never inline.
+      grant: z.enum(['authorization_code', 'client_credentials', 'jwt_bearer'], { error: 'expected grant: authorization_code, client_credentials or jwt_bearer' }).optional(),
+      private_key_ref: secretRef.optional(),
+      private_key_file: z.string({ error: 'expected the path of a PEM private key file' }).min(1, { error: 'expected the path of a PEM private key file' }).optional(),
+      signing_algorithm: z.enum(['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'EdDSA'], { error: 'expected a JWS algorithm: ES256, ES384, ES512, RS256, RS384, RS512, PS256 or EdDSA' }).optional(),
+      assertion_ref: secretRef.optional(),
+      assertion_file: z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' }).optional(),
+      idp: z
+        .strictObject({
+          token_endpoint: z.string({ error: 'expected an https URL' }).refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), { error: 'expected an http:// or https:// URL' }),
+          client_id: z.string({ error: 'expected the client id at the identity provider' }).min(1),
+          client_secret_ref: secretRef.optional(),
+          id_token_ref: secretRef.optional(),
+          id_token_file: z.string().min(1).optional(),
+        })
+        .optional(),
+      dpop: z.boolean({ error: 'expected true or false' }).optional(),
     }),
   ],
   { error: 'expected type: bearer, header or oauth' },
@@ -170,7 +187,7 @@ const KEYS_OF: Readonly<Record<string, readonly string[]>> = {
   'streamable-http': Object.keys(httpServer('streamable-http').shape),
   bearer: ['type', 'secret_ref'],
   header: ['type', 'header_name', 'secret_ref'],
-  oauth: ['type', 'provider', 'scopes', 'client_id_ref', 'client_secret_ref'],
+  oauth: ['type', 'provider', 'scopes', 'client_id_ref', 'client_secret_ref', 'grant', 'private_key_ref', 'private_key_file', 'signing_algorithm', 'assertion_ref', 'assertion_file', 'idp', 'dpop'],
   tools: Object.keys(toolFilter.shape),
 };
 

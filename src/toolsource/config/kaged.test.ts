@@ -3,7 +3,7 @@
 // canary secret, and every error is checked not to carry it.
 
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,10 +144,10 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
   const serverCases: [name: string, server: string, at: string, line: number, column: number, detail: string][] = [
     ['an unknown transport', 'transport: websocket\n    url: ws://x/', 'transport', 3, 5, 'expected transport: stdio, sse or streamable-http'],
     ['a missing transport', 'command: [x]', 'transport', 2, 3, 'missing; expected transport: stdio, sse or streamable-http'],
-    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
-    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version, protocol_era'],
-    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
-    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era'],
+    ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
+    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version, protocol_era, pin'],
+    ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
+    ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
     ['a missing command', 'transport: stdio', 'command', 2, 3, 'missing; expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['a command string', 'transport: stdio\n    command: node server.js', 'command', 4, 5, 'expected the argv as a list of strings, such as ["node", "server.js"]'],
     ['an empty command', 'transport: stdio\n    command: []', 'command', 4, 5, 'expected the argv as a non-empty list of strings, such as ["node", "server.js"]'],
@@ -269,6 +269,80 @@ describe('T4 auth and secrets (ADR-0043 §4)', () => {
     assert.deepEqual((bare.servers[0]!.params as { oauth?: unknown }).oauth, {}, 'no provider: the flow registers a client itself');
   });
 
+  test('T4/A1 (#19): machine clients: grant client_credentials with a secret, or a private key (a multi-line local.toml string or a PEM file) and dpop; every credential a secret to scrub', (t) => {
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const basic = load(
+      fixture(t, {
+        'kaged.yaml': 'mcp:\n  svc:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      grant: client_credentials\n      client_id_ref: oauth.id\n      client_secret_ref: oauth.secret\n',
+        'local.toml': `[secrets.oauth]\nid = "svc-1"\nsecret = "${CANARY}"\n`,
+      }),
+    );
+    assert.deepEqual((basic.servers[0]!.params as { oauth?: unknown }).oauth, { grant: 'client_credentials', clientId: 'svc-1', clientSecret: CANARY });
+    assert.deepEqual(basic.secrets, [CANARY]);
+    const keyed = load(
+      fixture(t, {
+        'kaged.yaml': 'mcp:\n  svc:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      grant: client_credentials\n      client_id_ref: oauth.id\n      private_key_ref: oauth.key\n      signing_algorithm: ES256\n      dpop: true\n',
+        'local.toml': `[secrets.oauth]\nid = "svc-1"\nkey = """\n${pem}"""\n`,
+      }),
+    );
+    assert.deepEqual((keyed.servers[0]!.params as { oauth?: unknown }).oauth, { grant: 'client_credentials', clientId: 'svc-1', privateKey: pem, signingAlgorithm: 'ES256', dpop: true });
+    assert.deepEqual(keyed.secrets, [pem]);
+    const filed = load(
+      fixture(t, {
+        'kaged.yaml': 'mcp:\n  svc:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      grant: client_credentials\n      client_id_ref: oauth.id\n      private_key_file: keys/svc.pem\n',
+        'local.toml': '[secrets.oauth]\nid = "svc-1"\n',
+        'keys/svc.pem': pem,
+      }),
+    );
+    assert.equal((filed.servers[0]!.params as { oauth?: { privateKey?: unknown } }).oauth?.privateKey, pem);
+    assert.deepEqual(filed.secrets, [pem]);
+  });
+
+  test('T4/A1 (#19): jwt_bearer: an assertion from local.toml or a file read at each grant; an enterprise IdP with its secret and the ID token, each scrubbed', (t) => {
+    const dir = fixture(t, {
+      'kaged.yaml':
+        'mcp:\n  wif:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      grant: jwt_bearer\n      assertion_file: run/token.jwt\n' +
+        '  wif2:\n    transport: streamable-http\n    url: https://b.example/mcp\n    auth:\n      type: oauth\n      grant: jwt_bearer\n      assertion_ref: oauth.jwt\n' +
+        '  ema:\n    transport: streamable-http\n    url: https://c.example/mcp\n    auth:\n      type: oauth\n      grant: jwt_bearer\n      client_id_ref: oauth.id\n      idp:\n        token_endpoint: https://idp.example/token\n        client_id: idp-client\n        client_secret_ref: oauth.idp_secret\n        id_token_ref: oauth.id_token\n',
+      'local.toml': `[secrets.oauth]\nid = "mcp-client"\njwt = "eyJ.canary-jwt.sig"\nidp_secret = "${CANARY}"\nid_token = "eyJ.canary-idtoken.sig"\n`,
+    });
+    const config = load(dir);
+    const oauth = (k: string) => (config.servers.find((s) => s.key === k)!.params as { oauth?: unknown }).oauth;
+    assert.deepEqual(oauth('wif'), { grant: 'jwt_bearer', assertion: { file: path.join(dir, 'run', 'token.jwt') } });
+    assert.deepEqual(oauth('wif2'), { grant: 'jwt_bearer', assertion: 'eyJ.canary-jwt.sig' });
+    assert.deepEqual(oauth('ema'), { grant: 'jwt_bearer', clientId: 'mcp-client', idp: { tokenEndpoint: 'https://idp.example/token', clientId: 'idp-client', clientSecret: CANARY, idToken: 'eyJ.canary-idtoken.sig' } });
+    assert.deepEqual([...config.secrets].sort(), [CANARY, 'eyJ.canary-jwt.sig', 'eyJ.canary-idtoken.sig'].sort());
+  });
+
+  const machineRefusals: [name: string, auth: string, at: string, detail: string][] = [
+    ['a private key on the user\'s flow', 'private_key_ref: api_keys.example', 'auth.grant', 'private_key_ref, private_key_file, assertion_ref, assertion_file and idp are for machine clients: set grant: client_credentials or jwt_bearer'],
+    ['client_credentials without a client id', 'grant: client_credentials\n      client_secret_ref: api_keys.example', 'auth.client_id_ref', 'grant: client_credentials needs client_id_ref (and client_secret_ref or private_key_ref)'],
+    ['client_credentials without a credential', 'grant: client_credentials\n      client_id_ref: api_keys.example', 'auth.client_secret_ref', 'grant: client_credentials needs client_secret_ref, private_key_ref or private_key_file to authenticate the client'],
+    ['jwt_bearer without an assertion', 'grant: jwt_bearer', 'auth.grant', 'grant: jwt_bearer needs assertion_ref, assertion_file or idp'],
+    ['an unknown grant', 'grant: password', 'auth.grant', 'expected grant: authorization_code, client_credentials or jwt_bearer'],
+    ['a missing private key file', 'grant: client_credentials\n      client_id_ref: api_keys.example\n      private_key_file: nowhere.pem', 'auth.private_key_file', 'cannot read the private key file <root>/nowhere.pem (ENOENT)'],
+  ];
+  for (const [name, auth, at, detail] of machineRefusals) {
+    test(`T4/A1 (#19): ${name} is refused at its key, without any secret`, (t) => {
+      const dir = fixture(t, { 'kaged.yaml': `mcp:\n  svc:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      ${auth}\n`, 'local.toml': LOCAL });
+      let caught: unknown;
+      assert.throws(() => load(dir), (error) => ((caught = error), true));
+      assert.ok(caught instanceof ConfigError, String(caught));
+      assert.ok(caught.message.startsWith(`server "svc": ${path.join(dir, 'kaged.yaml')}:`), caught.message);
+      assert.ok(caught.message.endsWith(` at mcp.svc.${at}: ${detail.replace('<root>', dir)}`), caught.message);
+      noCanary(caught);
+    });
+  }
+
+  test('T4/A1 (#19): a client secret written inline (not by reference) is an unknown key, and its value is not quoted', (t) => {
+    const dir = fixture(t, { 'kaged.yaml': `mcp:\n  svc:\n    transport: streamable-http\n    url: https://a.example/mcp\n    auth:\n      type: oauth\n      grant: client_credentials\n      client_secret: ${CANARY}\n`, 'local.toml': LOCAL });
+    let caught: unknown;
+    assert.throws(() => load(dir), (error) => ((caught = error), true));
+    assert.ok(caught instanceof ConfigError);
+    assert.match(caught.message, /unknown key "client_secret"/);
+    noCanary(caught);
+  });
+
   test('T4: a TOML syntax error on the secret\'s line gives line and column but never the line (nor the secret)', (t) => {
     const dir = fixture(t, { 'kaged.yaml': GITHUB, 'local.toml': `[secrets.api_keys]\nexample = "${CANARY}\n` });
     const error = fails(() => load(dir), `${path.join(dir, 'local.toml')}:2:${12 + CANARY.length}: not valid TOML: control characters are not allowed in strings (the line is not quoted: the file may hold secrets)`);
@@ -307,7 +381,7 @@ describe('C2 project.local.yaml overlay (ADR-0043 §1, ADR-0015)', () => {
 
   test('C2: an error in what the overlay wrote names the overlay file and its line', (t) => {
     const dir = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  keep:\n    url: http://a/\n' });
-    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era`);
+    fails(() => load(dir), `server "keep": ${path.join(dir, 'project.local.yaml')}:3:5 at mcp.keep.url: unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin`);
     const added = fixture(t, { 'kaged.yaml': BASE, 'project.local.yaml': 'mcp:\n  added:\n    command: [x]\n' });
     fails(() => load(added), `server "added": ${path.join(added, 'project.local.yaml')}:2:3 at mcp.added.transport: missing; expected transport: stdio, sse or streamable-http`);
   });

@@ -5,9 +5,10 @@
 // blocks. Pure apart from reading files: it starts nothing and logs nothing,
 // so every problem is a ConfigError, and none carries a secret's value.
 
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { OAuthSettings } from '../../auth/settings.js';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import type { HttpAuth } from '../../transport/http-headers.js';
@@ -122,6 +123,7 @@ export function readKagedProject(options: KagedProjectOptions, project: YamlSour
     const disabled = overrides?.disabled ?? false;
     const parts = buildServer(key, server, { root, disabled, local, localConfig, failYaml, deferSecrets: options.deferSecrets === true });
     if (parts.secret !== undefined) secrets.add(parts.secret);
+    for (const value of parts.secrets ?? []) secrets.add(value);
     if (server.min_version !== undefined) diagnostics.push(`server "${key}": min_version is ignored; kaged does not pin MCP server versions (ADR-0043 §5)`);
     const entry: SourceServer = {
       key,
@@ -229,6 +231,8 @@ interface BuildContext {
 interface BuiltServer {
   params: ServerParams;
   secret?: string;
+  /** More than one (an OAuth machine client's secret, key, assertion): each scrubbed like `secret`. */
+  secrets?: string[];
   secretRef?: SecretRef;
   unsupported?: string;
 }
@@ -257,23 +261,47 @@ function buildTransport(key: string, server: KagedServer, ctx: BuildContext): Bu
   if (auth === undefined) return { params };
   if (auth.type === 'oauth') {
     // ADR-0043 §4 tier 3 (#19): the flow runs when the server asks (a 401); a pre-registered client's id and secret come from local.toml.
-    const lookup = (ref: string | undefined, field: 'client_id_ref' | 'client_secret_ref'): string | undefined => {
+    const lookup = (ref: string | undefined, field: (string | number)[], multiline = false): string | undefined => {
       if (ref === undefined) return undefined;
-      const got = lookupSecret(ctx.localConfig.secrets, ref);
+      const got = lookupSecret(ctx.localConfig.secrets, ref, { multiline });
       if (got.ok) return got.value;
       if (got.why === 'missing' && (ctx.disabled || ctx.deferSecrets)) return undefined;
-      if (got.why === 'missing') throw ctx.failYaml([...at, 'auth', field], `${describeLookup(ref, got.why)}${ctx.local ? '' : ' (no local.toml was found beside the project file)'}`, key);
+      if (got.why === 'missing') throw ctx.failYaml([...at, 'auth', ...field], `${describeLookup(ref, got.why)}${ctx.local ? '' : ' (no local.toml was found beside the project file)'}`, key);
       throw tomlFail(ctx.local!, ['secrets', ...ref.split('.')], describeLookup(ref, got.why), key);
     };
-    const clientId = lookup(auth.client_id_ref, 'client_id_ref');
-    const clientSecret = lookup(auth.client_secret_ref, 'client_secret_ref');
-    const oauth = {
+    const clientId = lookup(auth.client_id_ref, ['client_id_ref']);
+    const clientSecret = lookup(auth.client_secret_ref, ['client_secret_ref']);
+    // #19 (SPEC A1): a machine client's key, assertion and IdP credentials, each from local.toml; each one is scrubbed.
+    const privateKey = lookup(auth.private_key_ref, ['private_key_ref'], true) ?? readKeyFile(auth.private_key_file, ctx, [...at, 'auth', 'private_key_file'], key);
+    const assertion = lookup(auth.assertion_ref, ['assertion_ref']);
+    const idpSecret = lookup(auth.idp?.client_secret_ref, ['idp', 'client_secret_ref']);
+    const idToken = lookup(auth.idp?.id_token_ref, ['idp', 'id_token_ref']);
+    const grant = auth.grant ?? 'authorization_code';
+    const machineOnly = auth.private_key_ref ?? auth.private_key_file ?? auth.assertion_ref ?? auth.assertion_file ?? auth.idp;
+    if (grant === 'authorization_code' && machineOnly !== undefined) throw ctx.failYaml([...at, 'auth', 'grant'], 'private_key_ref, private_key_file, assertion_ref, assertion_file and idp are for machine clients: set grant: client_credentials or jwt_bearer', key);
+    if (auth.private_key_ref !== undefined && auth.private_key_file !== undefined) throw ctx.failYaml([...at, 'auth', 'private_key_file'], 'give private_key_ref or private_key_file, not both', key);
+    if (grant === 'client_credentials' && auth.client_id_ref === undefined) throw ctx.failYaml([...at, 'auth', 'client_id_ref'], 'grant: client_credentials needs client_id_ref (and client_secret_ref or private_key_ref)', key);
+    if (grant === 'client_credentials' && auth.client_secret_ref === undefined && auth.private_key_ref === undefined && auth.private_key_file === undefined) throw ctx.failYaml([...at, 'auth', 'client_secret_ref'], 'grant: client_credentials needs client_secret_ref, private_key_ref or private_key_file to authenticate the client', key);
+    if (grant === 'jwt_bearer' && auth.assertion_ref === undefined && auth.assertion_file === undefined && auth.idp === undefined) throw ctx.failYaml([...at, 'auth', 'grant'], 'grant: jwt_bearer needs assertion_ref, assertion_file or idp', key);
+    if (auth.idp && auth.idp.id_token_ref === undefined && auth.idp.id_token_file === undefined) throw ctx.failYaml([...at, 'auth', 'idp'], 'idp needs id_token_ref or id_token_file (the user\'s ID token from single sign-on)', key);
+    const assertionFile = auth.assertion_file === undefined ? undefined : path.resolve(ctx.root, auth.assertion_file);
+    const idTokenFile = auth.idp?.id_token_file === undefined ? undefined : path.resolve(ctx.root, auth.idp.id_token_file);
+    const oauth: OAuthSettings = {
       ...(auth.provider ? { provider: auth.provider } : {}),
       ...(auth.scopes ? { scopes: auth.scopes } : {}),
       ...(clientId ? { clientId } : {}),
       ...(clientSecret ? { clientSecret } : {}),
+      ...(auth.grant ? { grant: auth.grant } : {}),
+      ...(privateKey ? { privateKey } : {}),
+      ...(auth.signing_algorithm ? { signingAlgorithm: auth.signing_algorithm } : {}),
+      ...(assertion ? { assertion } : assertionFile ? { assertion: { file: assertionFile } } : {}),
+      ...(auth.idp && (idToken || idTokenFile)
+        ? { idp: { tokenEndpoint: auth.idp.token_endpoint, clientId: auth.idp.client_id, ...(idpSecret ? { clientSecret: idpSecret } : {}), idToken: idToken ?? { file: idTokenFile! } } }
+        : {}),
+      ...(auth.dpop !== undefined ? { dpop: auth.dpop } : {}),
     };
-    return { params: { ...params, oauth }, ...(clientSecret ? { secret: clientSecret } : {}) };
+    const secrets = [clientSecret, privateKey, assertion, idpSecret, idToken].filter((v): v is string => v !== undefined && v !== '');
+    return { params: { ...params, oauth }, ...(secrets.length ? { secrets } : {}) };
   }
   const secretRef: SecretRef = { ref: auth.secret_ref, type: auth.type, headerName: auth.type === 'bearer' ? 'Authorization' : (auth.header_name ?? 'Authorization') };
   const found = lookupSecret(ctx.localConfig.secrets, auth.secret_ref);
@@ -289,6 +317,32 @@ function buildTransport(key: string, server: KagedServer, ctx: BuildContext): Bu
   // ADR-0043 §4: "type: bearer is shorthand for type: header with header_name: Authorization and the value prefixed with Bearer".
   const resolved: HttpAuth = auth.type === 'bearer' ? { type: 'bearer', value: found.value } : { type: 'header', headerName: secretRef.headerName, value: found.value };
   return { params: { ...params, auth: resolved }, secret: found.value, secretRef };
+}
+
+/** A PEM is a few KiB; a file much larger is not one (and is not read whole). */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/**
+ * #19 (SPEC A1): an OAuth machine client's private key from a PEM file
+ * (relative paths against the project root), read at load like the secrets
+ * in local.toml; a disabled server's is not read. The error names the file,
+ * never its contents.
+ */
+function readKeyFile(file: string | undefined, ctx: BuildContext, at: KeyPath, key: string): string | undefined {
+  if (file === undefined || ctx.disabled) return undefined;
+  const full = path.resolve(ctx.root, file);
+  let text: string;
+  try {
+    const stat = statSync(full);
+    if (!stat.isFile()) throw ctx.failYaml(at, `${full} is not a regular file; give the path of a PEM private key`, key);
+    if (stat.size > MAX_KEY_FILE_BYTES) throw ctx.failYaml(at, `${full} is ${stat.size} bytes, too large for a PEM private key`, key);
+    text = readFileSync(full, 'utf8');
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw ctx.failYaml(at, `cannot read the private key file ${full} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, key);
+  }
+  if (text.trim() === '') throw ctx.failYaml(at, `the private key file ${full} is empty`, key);
+  return text;
 }
 
 function realDir(file: string): string {

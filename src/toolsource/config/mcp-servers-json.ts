@@ -5,7 +5,9 @@
 // small and reading them must not load a schema library. Keys a client adds
 // for itself (`autoApprove`, `description`, `gallery`, …) are ignored.
 // `protocolEra` is mcpwire's own key beside the client's (#17): the clients
-// ignore a key they do not know, so the file stays theirs.
+// ignore a key they do not know, so the file stays theirs. A remote server's
+// `oauth` (Claude Code) or `auth` (Cursor) is its OAuth settings (#19,
+// oauth-key.ts).
 
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import { MAX_JSON_TOML_BYTES, readConfigText } from './read-text.js';
 import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { readEraKey } from './era-key.js';
+import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth } from './oauth-key.js';
 
 export type ServerConfig = ServerParams & { name: string };
 
@@ -200,6 +203,14 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
       transport === 'sse'
         ? { transport, url, headers, server: name }
         : { transport, url, headers, server: name, ...(type === undefined ? { fallbackToSse: true } : {}) };
+    // #19 item 2: Claude Code's "oauth", Cursor's "auth" (and mcpwire's machine-grant keys) as the server's OAuth settings.
+    const oauth = readJsonOAuth(entry, resolve, ctx.context.workspaceFolder);
+    // A grant missing what an unset variable would have given: the server is already unsupported, saying which variable.
+    if (isOAuthProblem(oauth) && unsupported === undefined) throw at(file, doc, [...ctx.at, ...oauth.field], oauth.detail, name);
+    if (oauth && !isOAuthProblem(oauth)) {
+      params.oauth = oauth;
+      ctx.secrets.push(...oauthSecrets(oauth));
+    }
   } else {
     if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
     const fields = commandFields(entry);
@@ -221,5 +232,5 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'pin'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth', 'pin'];
 

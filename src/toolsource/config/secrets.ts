@@ -4,7 +4,7 @@
 
 export type SecretLookup = { ok: true; value: string } | { ok: false; why: 'missing' | 'not-a-string' | 'empty' | 'line-break' };
 
-export function lookupSecret(secrets: unknown, ref: string): SecretLookup {
+export function lookupSecret(secrets: unknown, ref: string, options: { multiline?: boolean } = {}): SecretLookup {
   let at: unknown = secrets;
   for (const segment of ref.split('.')) {
     if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, segment)) return { ok: false, why: 'missing' };
@@ -13,7 +13,8 @@ export function lookupSecret(secrets: unknown, ref: string): SecretLookup {
   if (typeof at !== 'string') return { ok: false, why: 'not-a-string' };
   if (at.trim() === '') return { ok: false, why: 'empty' };
   // The value goes into an HTTP header, where CR or LF would let it smuggle in another header.
-  if (/[\r\n\0]/.test(at)) return { ok: false, why: 'line-break' };
+  // A PEM private key (#19) is never sent, only signed with: its lines are allowed, NUL is not.
+  if ((options.multiline ? /\0/ : /[\r\n\0]/).test(at)) return { ok: false, why: 'line-break' };
   return { ok: true, value: at };
 }
 

@@ -23,6 +23,7 @@ import { MAX_JSON_TOML_BYTES, readConfigText } from '../config/read-text.js';
 import { readEraKey } from '../config/era-key.js';
 import { commandFields, entryKind, isProblem, readPinKey, sourceServer, stringMap, urlProblem, type EntryProblem } from '../config/server-entry.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
+import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth, type ResolveValue } from '../config/oauth-key.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
 
@@ -126,30 +127,36 @@ interface ReadContext {
   secrets: Set<string>;
 }
 
-/** A server's `oauth`: absent, `true` (the flow with no settings), or an object of scopes and a pre-registered client. */
+/** The keys Kestrel's `oauth` takes: the user's flow (scopes, a pre-registered client) and the machine grants' (#19, SPEC A1). */
+const OAUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'grant', 'privateKey', 'privateKeyFile', 'signingAlgorithm', 'assertion', 'assertionFile', 'idp', 'dpop', 'callbackPort'];
+
+/**
+ * A server's `oauth`: absent, `true` (the flow with no settings), or an
+ * object read as the mcpServers JSON's (oauth-key.ts), `${NAME}` resolved as
+ * in headers; every credential joins the values every output is scrubbed of.
+ * Unlike the clients' files, a key Kestrel does not define skips the server.
+ */
 function readOAuth(raw: unknown, root: string, ctx: ReadContext): OAuthSettings | undefined | string {
   if (raw === undefined || raw === false) return undefined;
-  if (raw === true) return {};
-  if (!isObject(raw)) return '"oauth" must be true or an object {scopes, clientId, clientSecret}';
-  const unknown = Object.keys(raw).filter((k) => !['scopes', 'clientId', 'clientSecret'].includes(k));
-  if (unknown.length > 0) return `"oauth" takes scopes, clientId and clientSecret, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`;
-  const settings: OAuthSettings = {};
-  if (raw.scopes !== undefined) {
-    if (!Array.isArray(raw.scopes) || !raw.scopes.every((s) => typeof s === 'string')) return '"oauth.scopes" must be a list of strings';
-    settings.scopes = raw.scopes as string[];
+  if (isObject(raw)) {
+    const unknown = Object.keys(raw).filter((k) => !OAUTH_KEYS.includes(k));
+    if (unknown.length > 0) return `"oauth" takes ${OAUTH_KEYS.join(', ')}, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`;
   }
-  for (const key of ['clientId', 'clientSecret'] as const) {
-    const value = raw[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'string') return `"oauth.${key}" must be a string`;
-    // ${NAME} from the environment, as in headers; the secret joins the values every output is scrubbed of.
-    const resolved = resolveHeaders({ [key]: value }, root, ctx);
-    if (typeof resolved === 'string') return resolved.replace(/headers?/g, 'oauth');
-    const got = resolved[key];
-    if (got === undefined || got === '') continue;
-    settings[key] = got;
-    if (key === 'clientSecret') ctx.secrets.add(got);
-  }
+  let problem: string | undefined;
+  const resolve: ResolveValue = (text, keys) => {
+    const context = { env: ctx.env, workspaceFolder: root, userHome: os.homedir() };
+    const resolved = interpolate(text, context);
+    if (!resolved.ok) {
+      if (resolved.why !== 'unset') problem ??= `"${keys.join('.')}": ${describeInterpolation(resolved)}`;
+      return '';
+    }
+    for (const secret of resolved.fromEnv) ctx.secrets.add(secret);
+    return resolved.value.trim() === '' ? '' : resolved.value;
+  };
+  const settings = readJsonOAuth({ oauth: raw }, resolve, root);
+  if (problem !== undefined) return problem;
+  if (isOAuthProblem(settings)) return `"${settings.field.join('.')}": ${settings.detail}`;
+  for (const secret of settings ? oauthSecrets(settings) : []) ctx.secrets.add(secret);
   return settings;
 }
 

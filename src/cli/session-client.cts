@@ -1,25 +1,33 @@
 // The client side of a keep-alive session (#18 item 13): where a session's
 // socket lives, which session a command line would use, and running a
-// command through it. Loaded on every server command before the command's
-// own module, so it imports nothing of the library and opens node:net only
-// when a session's socket is there: with no session the price is one stat.
+// command through it. bin/mcpwire.js requires it before anything of the CLI
+// loads, so it is CommonJS (no ES module loader to start: a few milliseconds
+// of a start that should cost about `node -e 0`), imports nothing of the
+// library, and opens node:net only when a session's socket is there: with
+// no session the price is one stat. The ES modules of the CLI import it too
+// (session-daemon.ts, commands/session.ts): one home for where a session is.
 //
 // Protocol (one request per connection, one JSON object per line):
 //   → {"op":"run","argv":[...],"cwd":"..."}   ← {"out":"…"} / {"err":"…"} … then {"exit":N}
 //   → {"op":"status"}                          ← {"status":{pid, config, startedAt, lastUsedAt, idleMs, servers:[…]}}
 //   → {"op":"tools"}                           ← {"tools":["name", …]}   (for shell completion)
 //   → {"op":"stop"}                            ← {"stopped":true}, then the daemon closes its servers and exits
-// A request the daemon cannot serve is answered {"error":"…"}.
+// A request the daemon cannot serve is answered {"error":"…"}. A client
+// that closes its connection before {"exit"} (Ctrl-C) cancels its command:
+// the daemon aborts the command's requests, which tells the servers
+// (notifications/cancelled), or drops the command if it had not started.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import fs = require('node:fs');
+import os = require('node:os');
+import path = require('node:path');
+
+const { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } = fs;
 
 /** The options that say which config a command uses: a session serves one combination of them. */
 const CONFIG_FLAGS = ['config', 'project-local', 'local', 'daemon-config'] as const;
 
 /** What a session writes beside its socket: read by clients to decide whether to use it. */
-export interface SessionMeta {
+interface SessionMeta {
   pid: number;
   /** The session's identity: the config flags it was started with, resolved (see identityOf). */
   identity: string;
@@ -37,7 +45,7 @@ export interface SessionMeta {
  * 0700; a folder someone else owns, or others can enter, is refused
  * (undefined): another user must not plant or read a socket there.
  */
-export function runtimeDir(create = false): string | undefined {
+function runtimeDir(create = false): string | undefined {
   const base = process.env.MCPWIRE_RUNTIME_DIR ?? (process.env.XDG_RUNTIME_DIR ? path.join(process.env.XDG_RUNTIME_DIR, 'mcpwire') : path.join(os.tmpdir(), `mcpwire-${process.getuid?.() ?? 'user'}`));
   try {
     if (create) mkdirSync(base, { recursive: true, mode: 0o700 });
@@ -67,7 +75,7 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
  * again here because saved.ts loads the usage texts, which a command run in
  * a session never needs (spec-tests/U4 checks that the two agree).
  */
-export function userFile(env: NodeJS.ProcessEnv = process.env): string {
+function userFile(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MCPWIRE_USER_CONFIG) return path.resolve(env.MCPWIRE_USER_CONFIG);
   const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
   return path.join(base, 'mcpwire', 'mcpwire.json');
@@ -81,7 +89,7 @@ export function userFile(env: NodeJS.ProcessEnv = process.env): string {
  * config the command would read (target.ts's configPath). Undefined when it
  * names none.
  */
-export function identityOf(argv: readonly string[], cwd: string): string | undefined {
+function identityOf(argv: readonly string[], cwd: string): string | undefined {
   const parts: string[] = [];
   const named = flagValue(argv, 'config') ?? (process.env.MCPWIRE_CONFIG || undefined);
   const user = userFile();
@@ -99,7 +107,7 @@ export function identityOf(argv: readonly string[], cwd: string): string | undef
 }
 
 /** The config flags of a command line (what `session start` passes on): the words that choose the config. */
-export function configArgs(args: readonly string[]): string[] {
+function configArgs(args: readonly string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
@@ -118,20 +126,20 @@ function nameOf(identity: string): string {
   return `s-${hash.toString(16).padStart(16, '0')}`;
 }
 
-export function socketPath(dir: string, identity: string): string {
+function socketPath(dir: string, identity: string): string {
   return path.join(dir, `${nameOf(identity)}.sock`);
 }
 
-export function metaPath(dir: string, identity: string): string {
+function metaPath(dir: string, identity: string): string {
   return path.join(dir, `${nameOf(identity)}.json`);
 }
 
 /** This build's compiled CLI: what a daemon it starts runs, and what a session must run to be used. */
-export function entryOfThisBuild(): string {
-  return new URL('../cli.js', import.meta.url).pathname;
+function entryOfThisBuild(): string {
+  return path.join(__dirname, '..', 'cli.js');
 }
 
-export function readMeta(file: string): SessionMeta | undefined {
+function readMeta(file: string): SessionMeta | undefined {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as SessionMeta;
   } catch {
@@ -140,7 +148,7 @@ export function readMeta(file: string): SessionMeta | undefined {
 }
 
 /** Removes what a dead session left: its socket and its meta file. */
-export function removeSession(dir: string, identity: string): void {
+function removeSession(dir: string, identity: string): void {
   for (const file of [socketPath(dir, identity), metaPath(dir, identity)]) {
     try {
       unlinkSync(file);
@@ -151,7 +159,7 @@ export function removeSession(dir: string, identity: string): void {
 }
 
 /** Every session's meta in the folder (live or not: ask each). */
-export function listSessions(dir: string): SessionMeta[] {
+function listSessions(dir: string): SessionMeta[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -161,18 +169,21 @@ export function listSessions(dir: string): SessionMeta[] {
   return names.filter((n) => n.endsWith('.json')).flatMap((n) => readMeta(path.join(dir, n)) ?? []);
 }
 
-export type Reply = Record<string, unknown>;
+type Reply = Record<string, unknown>;
 
 /**
  * Sends one request and hands each reply line to `onLine` until the daemon
  * closes the connection, or `onLine` returns true (the answer is complete:
  * the connection is dropped without waiting for the daemon's end). Rejects with the socket's error (ENOENT,
  * ECONNREFUSED: no daemon behind the socket) before anything was answered.
+ * `onOpen` is handed the connection, for a caller that may have to drop it.
  */
-export async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void): Promise<void> {
-  const net = await import('node:net');
+async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void, onOpen?: (connection: import('node:net').Socket) => void): Promise<void> {
+  // Required here, not at the top: a command with no session never loads it.
+  const net: typeof import('node:net') = require('node:net');
   await new Promise<void>((resolve, reject) => {
     const connection = net.createConnection(socket);
+    onOpen?.(connection);
     let buffered = '';
     connection.setEncoding('utf8');
     connection.on('connect', () => connection.write(`${JSON.stringify(message)}\n`));
@@ -195,7 +206,7 @@ export async function request(socket: string, message: Reply, onLine: (reply: Re
 }
 
 /** One request whose answer is one line. */
-export async function ask(socket: string, message: Reply): Promise<Reply | undefined> {
+async function ask(socket: string, message: Reply): Promise<Reply | undefined> {
   let answer: Reply | undefined;
   await request(socket, message, (reply) => {
     answer ??= reply;
@@ -215,7 +226,7 @@ function servable(argv: readonly string[]): boolean {
  * command line (none running, a stale socket, now removed, or another
  * build's): then the command runs as always.
  */
-export async function runInSession(command: string, args: string[]): Promise<number | undefined> {
+async function runInSession(command: string, args: string[]): Promise<number | undefined> {
   if (!servable(args)) return undefined;
   const cwd = process.cwd();
   const identity = identityOf(args, cwd);
@@ -244,6 +255,17 @@ export async function runInSession(command: string, args: string[]): Promise<num
     if (stderr !== '' && !process.stderr.destroyed) process.stderr.write(stderr);
     stdout = stderr = '';
   };
+  // Ctrl-C (or SIGTERM) while the daemon runs the command: dropping the connection is what tells the
+  // daemon to cancel it (its requests are aborted, the servers told); the command's own servers keep running.
+  let connection: import('node:net').Socket | undefined;
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted !== undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    interrupted = signal;
+    connection?.destroy();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     await request(socket, { op: 'run', argv: [command, ...args], cwd }, (reply) => {
       if (stdout === '' && stderr === '') setImmediate(flush);
@@ -261,7 +283,7 @@ export async function runInSession(command: string, args: string[]): Promise<num
       }
       else if (typeof reply.note === 'string' && verbose) process.stderr.write(`mcpwire: ${reply.note}\n`);
       else if (typeof reply.fallback === 'string' || typeof reply.error === 'string') fallback = String(reply.fallback ?? reply.error);
-    });
+    }, (opened) => (connection = opened));
   } catch (error) {
     flush();
     const code = (error as NodeJS.ErrnoException).code;
@@ -278,8 +300,17 @@ export async function runInSession(command: string, args: string[]): Promise<num
     removeSession(dir, identity);
     if (verbose) process.stderr.write(`mcpwire: removed a stale session (pid ${meta.pid} is gone); starting the servers for this command\n`);
     return undefined;
+  } finally {
+    // The full CLI, if it runs now, handles signals its own way.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   flush();
+  if (interrupted !== undefined) {
+    // 128 + the signal's number, as the CLI without a session exits (process.ts).
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}mcpwire: interrupted by ${interrupted}; the session cancelled the command (its servers keep running)\n`);
+    return interrupted === 'SIGINT' ? 130 : 143;
+  }
   if (fallback !== undefined) {
     // Nothing ran: the command runs as if there were no session, and says what is wrong itself.
     if (verbose) process.stderr.write(`mcpwire: ${fallback}; starting the servers for this command\n`);
@@ -291,3 +322,6 @@ export async function runInSession(command: string, args: string[]): Promise<num
   }
   return status;
 }
+
+// CommonJS's one export, read by bin/mcpwire.js with require() and by the CLI's ES modules as a default import.
+export = { runtimeDir, userFile, identityOf, configArgs, socketPath, metaPath, entryOfThisBuild, readMeta, removeSession, listSessions, request, ask, runInSession };

@@ -1,0 +1,149 @@
+// SPEC A3 (#19 item 4): mTLS at the transport layer. Certificates are made by
+// the test with openssl (skipped visibly without it): a CA, a server
+// certificate for 127.0.0.1, a client certificate from that CA (plain and
+// with an encrypted key) and one from another CA. The server is a local
+// node:https endpoint that requires a client certificate and answers the few
+// MCP requests the client sends. The key and passphrase are canaries: they
+// must never appear in an error.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { McpClient } from '../src/client/client.js';
+import { ConfigError } from '../src/errors.js';
+import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
+
+const OPENSSL = '/usr/bin/openssl';
+const PASSPHRASE = 'canary-passphrase-7f3a91';
+
+describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'openssl not found at /usr/bin/openssl' }, () => {
+  let dir = '';
+  let url = '';
+  let server: https.Server;
+  const file = (name: string) => path.join(dir, name);
+  const ssl = (...args: string[]) => execFileSync(OPENSSL, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+
+  function issue(name: string, ca: string, subject: string, ext?: string): void {
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
+    const extArgs = ext === undefined ? [] : ['-extfile', ext];
+    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-out', `${name}.crt`, ...extArgs);
+  }
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-a3-'));
+    for (const ca of ['ca', 'other-ca']) ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=${ca}`);
+    execFileSync('sh', ['-c', 'printf "subjectAltName=IP:127.0.0.1\\n" > san.ext'], { cwd: dir });
+    issue('server', 'ca', '/CN=127.0.0.1', 'san.ext');
+    issue('client', 'ca', '/CN=client');
+    issue('stranger', 'other-ca', '/CN=stranger');
+    ssl('pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', 'client-enc.key');
+
+    server = https.createServer({ key: readFileSync(file('server.key')), cert: readFileSync(file('server.crt')), ca: readFileSync(file('ca.crt')), requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const message = JSON.parse(text) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        const result =
+          message.method === 'initialize'
+            ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'mtls', version: '1.0.0' } }
+            : message.method === 'tools/list'
+              ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
+              : { content: [{ type: 'text', text: `echo ${message.params?.arguments?.text ?? ''}` }] };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+
+  after(() => {
+    server?.closeAllConnections();
+    server?.close();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  const client = (tls: ConstructorParameters<typeof StreamableHttpTransport>[0]['tls']) =>
+    new McpClient(new StreamableHttpTransport({ url, server: 'secure-box', tls }));
+
+  async function failure(tls: Parameters<typeof client>[0]): Promise<Error> {
+    const c = client(tls);
+    try {
+      await c.connect();
+    } catch (error) {
+      return error as Error;
+    } finally {
+      await c.close().catch(() => {});
+    }
+    assert.fail('connect succeeded');
+  }
+
+  function assertNoSecrets(error: Error): void {
+    const text = `${error.message}\n${String(error.stack)}\n${JSON.stringify(error)}\n${String((error as { cause?: unknown }).cause)}`;
+    assert.ok(!text.includes(PASSPHRASE), 'the passphrase leaked');
+    assert.ok(!text.includes('PRIVATE KEY'), 'key material leaked');
+  }
+
+  test('A3: a good client certificate (by file path) lists and calls tools', async () => {
+    const c = client({ cert: file('client.crt'), key: file('client.key'), ca: file('ca.crt') });
+    try {
+      await c.connect();
+      assert.deepEqual((await c.listTools()).tools.map((tool) => tool.name), ['echo']);
+      assert.deepEqual((await c.callTool('echo', { text: 'hi' })).content, [{ type: 'text', text: 'echo hi' }]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('A3: PEM text and an encrypted key with its passphrase work too', async () => {
+    const c = client({ cert: readFileSync(file('client.crt'), 'utf8'), key: file('client-enc.key'), passphrase: PASSPHRASE, ca: readFileSync(file('ca.crt'), 'utf8') });
+    try {
+      await c.connect();
+      assert.deepEqual((await c.callTool('echo', { text: 'enc' })).content, [{ type: 'text', text: 'echo enc' }]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('A3: no client certificate is an error naming the server', async () => {
+    const error = await failure({ ca: file('ca.crt') });
+    assert.match(error.message, /secure-box/);
+    assertNoSecrets(error);
+  });
+
+  test('A3: a client certificate from another CA is refused, the error names the server', async () => {
+    const error = await failure({ cert: file('stranger.crt'), key: file('stranger.key'), ca: file('ca.crt') });
+    assert.match(error.message, /secure-box/);
+    assertNoSecrets(error);
+  });
+
+  test('A3: a server certificate the given CA does not trust is an error, not a connection', async () => {
+    const error = await failure({ cert: file('client.crt'), key: file('client.key'), ca: file('other-ca.crt') });
+    assert.match(error.message, /secure-box/);
+    assertNoSecrets(error);
+  });
+
+  test('A3: a key that is not the certificate\'s, a wrong passphrase and a missing file are ConfigErrors naming server and setting, never contents', async () => {
+    const wrongKey = await failure({ cert: file('client.crt'), key: file('stranger.key'), ca: file('ca.crt') });
+    assert.ok(wrongKey instanceof ConfigError, String(wrongKey));
+    assert.match(wrongKey.message, /secure-box/);
+    assert.match(wrongKey.message, /does not belong to the certificate/);
+    assertNoSecrets(wrongKey);
+
+    const wrongPass = await failure({ cert: file('client.crt'), key: file('client-enc.key'), passphrase: 'not-it', ca: file('ca.crt') });
+    assert.ok(wrongPass instanceof ConfigError, String(wrongPass));
+    assert.match(wrongPass.message, /passphrase/);
+    assertNoSecrets(wrongPass);
+
+    const missing = await failure({ cert: file('nope.crt'), key: file('client.key') });
+    assert.ok(missing instanceof ConfigError, String(missing));
+    assert.match(missing.message, /no such file: .*nope\.crt/);
+    assert.match(missing.message, /secure-box/);
+  });
+});

@@ -1,0 +1,187 @@
+// One downstream client's MCP session with `mcpwire serve`, in either era:
+//   legacy (2025 revisions): `initialize` agrees a version and says the
+//     client's capabilities once, then `notifications/initialized`;
+//   modern (2026-07-28): no handshake; each request carries the protocol
+//     version, client info and capabilities in params._meta, `server/discover`
+//     says what the server is, and every result carries `resultType`.
+// A session speaks the era its client chose, request by request. Methods
+// are answered through the bridge; list_changed and progress go out through
+// the peer. It owns no socket: the listener (stdio, HTTP) gives it `send`.
+
+import type { ListChangedKind } from '../client/client.js';
+import { CLIENT_CAPABILITIES_META_KEY, isModernVersion, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '../client/request-meta.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type JsonObject } from '../client/results.js';
+import { ErrorCodes } from '../jsonrpc/codes.js';
+import { isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/message.js';
+import type { ToolSourceBridge } from './bridge.js';
+import type { CallTracker } from './forward.js';
+import { serveListen } from './listen.js';
+import { RpcFault, ServerPeer, type HandlerContext } from './peer.js';
+
+export interface ServeSessionOptions {
+  bridge: ToolSourceBridge;
+  /** Only this agent's tools (R3), listed and dispatched. */
+  agent?: string;
+  serverInfo: Implementation;
+  instructions?: string;
+  send(message: JsonRpcMessage, relatedTo?: JsonRpcId): void;
+  /** Where the calls of this session are registered, so upstream requests during them can reach its client. */
+  calls?: CallTracker;
+  onProblem?(text: string): void;
+}
+
+/** What this server can do, in both eras' shape. */
+function serverCapabilities(): JsonObject {
+  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
+}
+
+/** Every version this server speaks: the modern ones by server/discover, the 2025 ones by initialize. */
+const ALL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export class ServeSession {
+  readonly peer: ServerPeer;
+  /** The era of the last request that said (undefined until one did). */
+  era: 'legacy' | 'modern' | undefined;
+  protocolVersion: string | undefined;
+  /** What the client said it can do: at initialize (legacy), or in the last request's _meta (modern). */
+  clientCapabilities: JsonObject = {};
+  private initialized = false;
+  private readonly offChange: () => void;
+
+  constructor(private readonly options: ServeSessionOptions) {
+    this.peer = new ServerPeer({
+      send: options.send,
+      handle: (request, context) => this.handle(request, context),
+      onNotification: (n) => this.onNotification(n),
+      ...(options.onProblem ? { onProblem: options.onProblem } : {}),
+    });
+    this.offChange = options.bridge.onChange((kind) => this.listChanged(kind));
+  }
+
+  receive(value: unknown): void {
+    this.peer.receive(value);
+  }
+
+  /** The client has gone: its calls are cancelled upstream (their signals abort). */
+  close(why?: string): void {
+    this.offChange();
+    this.peer.close(why);
+  }
+
+  /** Whether the client can be sent a request of this capability (sampling, elicitation, roots). */
+  canAsk(capability: 'sampling' | 'elicitation' | 'roots'): boolean {
+    return isObject(this.clientCapabilities[capability]);
+  }
+
+  private listChanged(kind: ListChangedKind): void {
+    // Legacy: notifications only after initialized (lifecycle). A modern client hears them on its subscriptions/listen request (listen.ts).
+    if (this.era === 'legacy' && this.initialized) this.peer.notify(`notifications/${kind}/list_changed`);
+  }
+
+  private onNotification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/initialized') this.initialized = true;
+    // notifications/roots/list_changed and the rest: nothing here keeps them.
+  }
+
+  private async handle(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+    const meta = isObject(request.params?._meta) ? request.params._meta : undefined;
+    const declared = meta?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof declared === 'string' && request.method !== 'initialize') return this.modern(request, context, declared, meta!);
+    return this.legacy(request, context);
+  }
+
+  private async legacy(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+    if (request.method === 'initialize') {
+      const asked = request.params?.protocolVersion;
+      // MCP 2025-11-25 lifecycle "Version Negotiation": "If the server supports the requested protocol version, it MUST
+      // respond with the same version. Otherwise, the server MUST respond with another protocol version it supports."
+      const version = typeof asked === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+      this.era = 'legacy';
+      this.protocolVersion = version;
+      this.clientCapabilities = isObject(request.params?.capabilities) ? (request.params.capabilities as JsonObject) : {};
+      const result: JsonObject = { protocolVersion: version, capabilities: serverCapabilities(), serverInfo: this.options.serverInfo };
+      if (this.options.instructions) result.instructions = this.options.instructions;
+      return result;
+    }
+    if (request.method === 'server/discover') {
+      // A legacy client probing: no envelope, so no version to speak; it falls back to initialize.
+      throw new RpcFault(ErrorCodes.UnsupportedProtocolVersion, 'server/discover needs the 2026-07-28 _meta envelope (io.modelcontextprotocol/protocolVersion)', { supported: ALL_VERSIONS });
+    }
+    this.era ??= 'legacy';
+    return this.method(request, context);
+  }
+
+  private async modern(request: JsonRpcRequest, context: HandlerContext, version: string, meta: Record<string, unknown>): Promise<unknown> {
+    // 2026-07-28 basic/versioning: a version the server does not speak is refused with -32022, listing those it does.
+    if (!isModernVersion(version) || !(MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+      throw new RpcFault(ErrorCodes.UnsupportedProtocolVersion, `protocol version ${version} is not supported`, { supported: ALL_VERSIONS, requested: version });
+    }
+    this.era = 'modern';
+    this.protocolVersion = version;
+    this.clientCapabilities = isObject(meta[CLIENT_CAPABILITIES_META_KEY]) ? (meta[CLIENT_CAPABILITIES_META_KEY] as JsonObject) : {};
+    const result = request.method === 'server/discover' ? this.discover() : ((await this.method(request, context)) as JsonObject);
+    // Every modern result says its kind (resultType) and who answered (_meta serverInfo).
+    const own = isObject(result._meta) ? result._meta : {};
+    return { ...result, resultType: typeof result.resultType === 'string' ? result.resultType : 'complete', _meta: { ...own, [SERVER_INFO_META_KEY]: this.options.serverInfo } };
+  }
+
+  private discover(): JsonObject {
+    const result: JsonObject = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: serverCapabilities(), ttlMs: 0, cacheScope: 'private' };
+    if (this.options.instructions) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  /** The methods both eras share. Lists are whole (one page): the source holds them in memory already. */
+  private async method(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+    const { bridge, agent } = this.options;
+    const params = request.params ?? {};
+    const cacheable = this.era === 'modern' ? { ttlMs: 0, cacheScope: 'private' } : {};
+    switch (request.method) {
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return { tools: await bridge.listTools(agent), ...cacheable };
+      case 'tools/call': {
+        if (typeof params.name !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call needs params.name, a string');
+        if (params.arguments !== undefined && !isObject(params.arguments)) throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call params.arguments must be an object');
+        const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+        const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+        const name = params.name;
+        const done = this.options.calls?.begin(this, context, () => bridge.serverOf(name));
+        try {
+          return await bridge.callTool(params.name, (params.arguments ?? {}) as JsonObject, agent, {
+            signal: context.signal,
+            // MCP basic/utilities/progress: notifications name the token the request gave.
+            ...(progressToken === undefined ? {} : { onProgress: (u) => context.notify('notifications/progress', { progressToken, ...u }) }),
+          });
+        } finally {
+          done?.();
+        }
+      }
+      case 'resources/list':
+        return { resources: await bridge.listResources(), ...cacheable };
+      case 'resources/templates/list':
+        return { resourceTemplates: await bridge.listResourceTemplates(), ...cacheable };
+      case 'resources/read':
+        if (typeof params.uri !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, 'resources/read needs params.uri, a string');
+        return { ...(await bridge.readResource(params.uri, context.signal)), ...cacheable };
+      case 'prompts/list':
+        return { prompts: await bridge.listPrompts(), ...cacheable };
+      case 'prompts/get': {
+        if (typeof params.name !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, 'prompts/get needs params.name, a string');
+        const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : undefined;
+        return bridge.getPrompt(params.name, args, context.signal);
+      }
+      case 'completion/complete':
+        return bridge.complete(params, context.signal);
+      case 'subscriptions/listen':
+        // The modern era's channel for list changes (a legacy client hears them after initialized, above).
+        return serveListen(params, context, (listener) => bridge.onChange(listener));
+      case 'logging/setLevel':
+        // Upstream log lines are not relayed; the level is accepted so clients that set one go on.
+        return {};
+      default:
+        throw new RpcFault(ErrorCodes.MethodNotFound, `method not found: ${request.method}`);
+    }
+  }
+}

@@ -1,0 +1,266 @@
+// The node:http / node:https request path of the HTTP transports (#20; for
+// mTLS, #19 item 4): one keep-alive Agent per transport, so that a call
+// reuses a warm connection instead of paying fetch's web-stream machinery
+// (two thirds of the client's CPU per call on Node). Bodies are read from
+// the IncomingMessage's own 'data' events into a small queue: no web
+// ReadableStream, no reader object, one promise per chunk at most.
+//
+// What it promises the transports (http-client.ts): a redirect is answered
+// as it is, never followed; a network failure rejects with Node's own error
+// (`connect ECONNREFUSED 127.0.0.1:3000`, the TLS verdict, `socket hang up`),
+// so the cause chain the CLI prints is the same words fetch's cause holds;
+// the signal aborts the request and its body; close() destroys every socket.
+
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import type { BodyRead, HttpAnswer, HttpBody, HttpClient, HttpRequestInit } from './http-client.js';
+
+export interface NodeHttpOptions {
+  /** Client certificate, key and CA, already read (node-http-tls.ts). */
+  tls?: { cert?: string; key?: string; ca?: string; passphrase?: string; servername?: string };
+  /** TCP connect plus TLS handshake. Default 10 s, as fetch's. */
+  connectTimeoutMs?: number;
+  /** From the request to the response's headers. Default 300 s, as fetch's (a tool call answered by a JSON body may take that long). */
+  headersTimeoutMs?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
+/**
+ * A free connection is dropped after this long idle. Node servers keep one
+ * for 5 s and say so (Keep-Alive: timeout=5, which the Agent heeds only when
+ * this is set); servers that do not say (uvicorn: 5 s) would otherwise close
+ * it just as we reuse it.
+ */
+const FREE_SOCKET_MS = 4_000;
+/** A body rest this small is read to its end on cancel(), keeping the connection; a larger one closes it. */
+const DRAIN_LIMIT_BYTES = 64 * 1024;
+/** Bytes queued unread before the socket is paused. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
+export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
+  const agentOptions = { keepAlive: true, timeout: FREE_SOCKET_MS };
+  let httpAgent: http.Agent | undefined;
+  let httpsAgent: https.Agent | undefined;
+  let closed = false;
+  const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const headersMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+
+  const agentFor = (url: URL): http.Agent => {
+    if (url.protocol === 'https:') return (httpsAgent ??= new https.Agent({ ...agentOptions, ...options.tls }));
+    return (httpAgent ??= new http.Agent(agentOptions));
+  };
+
+  const send = (url: URL, init: HttpRequestInit, retried: boolean): Promise<HttpAnswer> =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const { signal } = init;
+      if (signal.aborted) return reject(abortReason(signal));
+      if (closed) return reject(new Error('the HTTP client is closed'));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new TypeError(`unsupported URL scheme ${url.protocol}`));
+      const headers: Record<string, string> = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
+      const secure = url.protocol === 'https:';
+      const request = (secure ? https : http).request({
+        method: init.method,
+        protocol: url.protocol,
+        // "[::1]" is how a URL writes an IPv6 address; the socket wants it bare.
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port === '' ? undefined : url.port,
+        path: url.pathname + url.search,
+        headers,
+        agent: agentFor(url),
+      });
+      let answered = false;
+      let settled = false;
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      };
+      const onAbort = () => {
+        const reason = abortReason(signal);
+        request.destroy();
+        fail(reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      // Connect first (a fresh socket), then the headers; each bounded.
+      let timer: NodeJS.Timeout = setTimeout(() => request.destroy(timeoutError(`no response headers from ${url.host} within ${headersMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')), headersMs);
+      request.once('socket', (socket: Socket) => {
+        if (!socket.connecting) return;
+        const connectTimer = setTimeout(() => request.destroy(timeoutError(`connect ETIMEDOUT ${url.host} (no connection within ${connectMs} ms)`, 'ETIMEDOUT')), connectMs);
+        socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+        socket.once('close', () => clearTimeout(connectTimer));
+      });
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive connection the server closed just as we reused it: the request never reached it (Node's documented retry).
+        if (!answered && !retried && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !signal.aborted) {
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          send(url, init, true).then(resolve, reject);
+          return;
+        }
+        fail(error);
+      });
+      request.once('response', (response: http.IncomingMessage) => {
+        answered = true;
+        settled = true;
+        clearTimeout(timer);
+        const status = response.statusCode ?? 0;
+        const hasBody = status !== 204 && status !== 304 && init.method !== 'HEAD';
+        if (!hasBody) {
+          signal.removeEventListener('abort', onAbort);
+          response.resume();
+        }
+        resolve({
+          status,
+          ok: status >= 200 && status < 300,
+          headers: new NodeHeaders(response.headers),
+          body: hasBody ? new NodeBody(response, signal, onAbort) : null,
+        });
+      });
+      request.end(init.body);
+    });
+
+  return {
+    kind: 'node',
+    request: (url, init) => send(url, init, false),
+    close() {
+      closed = true;
+      httpAgent?.destroy();
+      httpsAgent?.destroy();
+    },
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+function timeoutError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+class NodeHeaders {
+  constructor(private readonly raw: http.IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+/** An IncomingMessage as an HttpBody: its chunks queued as they come, handed to read() in order. */
+class NodeBody implements HttpBody {
+  private readonly queue: Buffer[] = [];
+  private queued = 0;
+  private waiting: { resolve: (read: BodyRead) => void; reject: (error: unknown) => void } | undefined;
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+  /** cancel() was called: further chunks are dropped. */
+  private dropped = false;
+
+  constructor(
+    private readonly response: http.IncomingMessage,
+    private readonly signal: AbortSignal,
+    onAbort: () => void,
+  ) {
+    // The request's abort listener is replaced by one that also stops the body.
+    signal.removeEventListener('abort', onAbort);
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    response.on('data', this.onData);
+    response.once('end', this.onEnd);
+    response.once('error', this.onError);
+    response.once('close', this.onClose);
+  }
+
+  private readonly onAbort = () => {
+    this.response.destroy();
+    this.settle({ error: abortReason(this.signal) });
+  };
+
+  private readonly onData = (chunk: Buffer) => {
+    if (this.dropped) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting.resolve({ done: false, value: chunk });
+      return;
+    }
+    this.queue.push(chunk);
+    this.queued += chunk.byteLength;
+    if (this.queued >= HIGH_WATER_BYTES) this.response.pause();
+  };
+
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.detach();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve({ done: true });
+  };
+
+  private readonly onError = (error: unknown) => this.settle({ error });
+
+  private readonly onClose = () => {
+    if (!this.response.complete) this.settle({ error: Object.assign(new Error('the connection closed before the response body ended'), { code: 'ECONNRESET' }) });
+  };
+
+  private settle(failure: { error: unknown }): void {
+    if (this.ended || this.failure) return;
+    this.failure = failure;
+    this.detach();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.reject(failure.error);
+  }
+
+  private detach(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+  }
+
+  read(): Promise<BodyRead> {
+    const chunk = this.queue.shift();
+    if (chunk !== undefined) {
+      this.queued -= chunk.byteLength;
+      if (this.queued < HIGH_WATER_BYTES && this.response.isPaused()) this.response.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.ended || this.dropped) return Promise.resolve({ done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  async cancel(): Promise<void> {
+    if (this.dropped) return;
+    this.dropped = true;
+    this.queue.length = 0;
+    this.queued = 0;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve({ done: true });
+    if (this.ended || this.failure) return;
+    const length = Number(this.response.headers['content-length']);
+    if (Number.isFinite(length) && length <= DRAIN_LIMIT_BYTES) {
+      // A few bytes left (a 202's empty body, an error page): read them, and the connection goes back to the pool.
+      this.response.resume();
+      return;
+    }
+    this.detach();
+    this.response.destroy();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return {
+      next: () => this.read() as Promise<IteratorResult<Uint8Array>>,
+      return: async () => {
+        await this.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}
