@@ -16,6 +16,7 @@ import { causeChain, ClosedError, MessageTooLargeError } from '../errors.js';
 import { McpClient } from '../client/client.js';
 import { chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind } from './http-client.js';
 import { nodeHttpClient } from './node-http.js';
+import { SseTransport } from './sse.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
 const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
@@ -79,26 +80,48 @@ async function readAll(answer: HttpAnswer): Promise<Buffer> {
 
 const get = (signal = new AbortController().signal) => ({ method: 'GET', headers: {}, signal });
 
-/** A minimal MCP endpoint: initialize and tools/list answered as JSON, notifications 202; `hook` may take a request over. */
-function mcpHandler(hook?: (message: { id?: unknown; method?: string }, res: http.ServerResponse) => boolean): http.RequestListener {
+function resultFor(method: string | undefined): unknown {
+  if (method === 'initialize') return { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'node-path-fixture', version: '1' } };
+  return method === 'tools/list' ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } : {};
+}
+
+/** A minimal legacy HTTP+SSE server: GET /sse announces /messages and carries every answer; POST /messages is answered 202. */
+function legacyHandler(): http.RequestListener {
+  let stream: http.ServerResponse | undefined;
   return (req, res) => {
-    if (req.method !== 'POST') {
-      res.writeHead(req.method === 'DELETE' ? 200 : 405).end();
+    if (req.method === 'GET' && req.url === '/sse') {
+      stream = res;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: endpoint\ndata: /messages\n\n');
       return;
     }
     let body = '';
     req.setEncoding('utf8').on('data', (c: string) => (body += c));
     req.on('end', () => {
       const message = JSON.parse(body) as { id?: unknown; method?: string };
+      res.writeHead(202).end();
+      if (message.id !== undefined) stream?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message.method) })}\n\n`);
+    });
+  };
+}
+
+/** A minimal MCP endpoint: initialize and tools/list answered as JSON, notifications 202; `hook` may take a request over. */
+function mcpHandler(hook?: (message: { id?: unknown; method?: string }, res: http.ServerResponse) => boolean): http.RequestListener {
+  return (req, res) => {
+    if (req.method === 'GET') {
+      // The optional server-to-client stream, held open: close() has to end it.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+      return;
+    }
+    if (req.method !== 'POST') return void res.writeHead(200).end();
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const message = JSON.parse(body) as { id?: unknown; method?: string };
       if (hook?.(message, res)) return;
       if (message.id === undefined) return void res.writeHead(202).end();
-      const result =
-        message.method === 'initialize'
-          ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'node-path-fixture', version: '1' } }
-          : message.method === 'tools/list'
-            ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
-            : {};
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message.method) }));
     });
   };
 }
@@ -344,29 +367,73 @@ describe('T2/T3 (#20): the node:http request path', () => {
       assert.match(causeChain(caught), kind === 'node' ? /ECONNRESET/ : /ECONNRESET|terminated|other side closed/, causeChain(caught));
     });
 
-    test(`${kind}: a process that connects, calls and closes exits by itself, and the server sees every socket closed`, async (t) => {
-      const s = await serve(t, mcpHandler());
-      const script = `
-        import { McpClient } from './src/client/client.ts';
-        import { StreamableHttpTransport } from './src/transport/streamable-http.ts';
-        const client = new McpClient(new StreamableHttpTransport({ url: process.argv[1], httpClient: process.argv[2] }));
-        await client.connect();
-        const tools = await client.listTools();
-        await client.close();
-        process.stdout.write(JSON.stringify(tools.tools.map((tool) => tool.name)));
-      `;
-      const root = fileURLToPath(new URL('../..', import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, s.url, kind], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      t.after(() => void (child.exitCode === null && child.kill('SIGKILL')));
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-      const code = await guard(new Promise<number | null>((resolve) => child.once('exit', resolve)), `the child (${kind}) to exit by itself — a handle kept it alive`, 15_000);
-      assert.equal(code, 0, err);
-      assert.equal(out, '["echo"]', err);
-      await guard(s.allClosed(), 'the server to see every socket closed');
-      assert.ok(s.connections.length >= 1);
+    for (const transport of ['streamable-http', 'sse'] as const) {
+      test(`${kind} (${transport}): a process that connects, calls and closes exits by itself`, async (t) => {
+        const s = await serve(t, transport === 'sse' ? legacyHandler() : mcpHandler());
+        const url = transport === 'sse' ? `http://127.0.0.1:${s.port}/sse` : s.url;
+        const script = `
+          import { McpClient } from './src/client/client.ts';
+          import { StreamableHttpTransport } from './src/transport/streamable-http.ts';
+          import { SseTransport } from './src/transport/sse.ts';
+          const [url, httpClient, transport] = process.argv.slice(1);
+          const Transport = transport === 'sse' ? SseTransport : StreamableHttpTransport;
+          const client = new McpClient(new Transport({ url, httpClient }));
+          await client.connect();
+          const tools = await client.listTools();
+          await client.close();
+          process.stdout.write(JSON.stringify(tools.tools.map((tool) => tool.name)));
+        `;
+        const root = fileURLToPath(new URL('../..', import.meta.url));
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, url, kind, transport], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        t.after(() => void (child.exitCode === null && child.kill('SIGKILL')));
+        let out = '';
+        let err = '';
+        child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+        // A guard, not a timing: a handle left open keeps the child alive until it is killed.
+        const code = await guard(new Promise<number | null>((resolve) => child.once('exit', resolve)), `the child (${kind}, ${transport}) to exit by itself; a handle kept it alive`, 15_000);
+        assert.equal(code, 0, err);
+        assert.equal(out, '["echo"]', err);
+      });
+    }
+  }
+  for (const transport of ['streamable-http', 'sse'] as const) {
+    test(`node (${transport}): the transport's close() leaves no socket open, its open server stream included`, async (t) => {
+      const s = await serve(t, transport === 'sse' ? legacyHandler() : mcpHandler());
+      const url = transport === 'sse' ? `http://127.0.0.1:${s.port}/sse` : s.url;
+      const options = { url, server: 'close-fixture', httpClient: 'node' as const };
+      const client = new McpClient(transport === 'sse' ? new SseTransport(options) : new StreamableHttpTransport(options), { connectTimeoutMs: GUARD_MS });
+      t.after(() => client.close().catch(() => {}));
+      await client.connect();
+      assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['echo']);
+      assert.ok(s.open() >= 1);
+      await client.close();
+      await guard(s.allClosed(), `the server to see all ${s.connections.length} sockets closed`);
+      assert.equal(s.open(), 0);
     });
   }
+
+  test('node: a kept-alive socket the server dropped as it was reused is retried once on a fresh one; a fresh socket\'s failure is not retried', async (t) => {
+    let requests = 0;
+    let failAll = false;
+    const perSocket = new WeakMap<Socket, number>();
+    const s = await serve(t, (req, res) => {
+      requests++;
+      const socket = req.socket;
+      const n = (perSocket.get(socket) ?? 0) + 1;
+      perSocket.set(socket, n);
+      // A stale keep-alive connection: the second request on a socket meets a closed one.
+      if (failAll || n > 1) return void socket.destroy();
+      res.writeHead(200).end(`answer ${requests}`);
+    });
+    const client = clientFor('node', t);
+    const post = () => client.request(new URL(s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}', signal: new AbortController().signal });
+    assert.equal((await readAll(await post())).toString(), 'answer 1');
+    assert.equal((await readAll(await post())).toString(), 'answer 3', 'the request is sent again on a new connection');
+    assert.equal(s.connections.length, 2);
+    failAll = true;
+    await assert.rejects(post(), (error: unknown) => /ECONNRESET|socket hang up/.test(causeChain(error)));
+    // Once on the reused socket, once on a fresh one, then given up.
+    assert.equal(requests, 5);
+  });
 });
