@@ -436,4 +436,56 @@ describe('T2/T3 (#20): the node:http request path', () => {
     // Once on the reused socket, once on a fresh one, then given up.
     assert.equal(requests, 5);
   });
+  test('node: cancel() of a small sized body drains it and keeps the connection; of a large one closes it', async (t) => {
+    const big = Buffer.alloc(1024 * 1024, 'b');
+    const s = await serve(t, (req, res) => {
+      if (req.url === '/small') return void res.writeHead(200, { 'content-length': '1024' }).end(Buffer.alloc(1024, 's'));
+      if (req.url === '/big') return void res.writeHead(200, { 'content-length': String(big.length) }).end(big);
+      res.writeHead(200).end('ok');
+    });
+    const client = clientFor('node', t);
+    const at = (path: string) => client.request(new URL(`http://127.0.0.1:${s.port}${path}`), get());
+    await (await at('/small')).body!.cancel();
+    assert.equal((await readAll(await at('/next'))).toString(), 'ok');
+    assert.equal(s.connections.length, 1, 'a drained small body gives its connection back');
+    const large = await at('/big');
+    await large.body!.read();
+    await large.body!.cancel();
+    await guard(s.allClosed(), 'the cancelled large body’s socket to close');
+    assert.equal((await readAll(await at('/next'))).toString(), 'ok');
+    assert.equal(s.connections.length, 2);
+  });
+
+  for (const kind of PATHS) {
+    test(`${kind}: an abort before the response headers rejects with the signal's reason (and frees the socket)`, async (t) => {
+      let arrived!: () => void;
+      const seen = new Promise<void>((resolve) => (arrived = resolve));
+      const s = await serve(t, () => arrived()); // never answers
+      const client = clientFor(kind, t);
+      const controller = new AbortController();
+      const pending = client.request(new URL(s.url), get(controller.signal));
+      await guard(seen, 'the request to reach the server');
+      const reason = new Error('given up');
+      controller.abort(reason);
+      await assert.rejects(guard(pending, 'the aborted request to settle'), (error) => error === reason || (error as Error).name === 'AbortError');
+      if (kind === 'node') await guard(s.allClosed(), 'the aborted request’s socket to close');
+    });
+
+    test(`${kind}: a POST body with multi-byte UTF-8 arrives whole (its length counted in bytes)`, async (t) => {
+      const text = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { s: 'ü✓😀'.repeat(500) } });
+      let received = '';
+      let length = '';
+      const s = await serve(t, (req, res) => {
+        length = String(req.headers['content-length'] ?? '');
+        req.setEncoding('utf8').on('data', (c: string) => (received += c));
+        req.on('end', () => res.writeHead(202).end());
+      });
+      const client = clientFor(kind, t);
+      const answer = await client.request(new URL(s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: new AbortController().signal });
+      assert.equal(answer.status, 202);
+      await readAll(answer);
+      assert.equal(received, text);
+      assert.equal(length, String(Buffer.byteLength(text)));
+    });
+  }
 });
