@@ -48,7 +48,8 @@ const COMMON_OPTIONS = `Output and limits (every command):
 export const EXIT_TABLE = `Exit status (the same for every command):
   0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown server or tool)
   4 closed: a server would not start, exited, hung up or was unreachable    5 timeout    6 protocol: the server broke MCP
-  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    9 drift: pin --check found tool definitions changed since pinned
+  130 / 143 after SIGINT / SIGTERM (servers closed first)`;
 
 export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
@@ -69,6 +70,8 @@ Commands:
   prompt NAME [k=v...]      get a prompt, rendered as [role] text
   ping                      ping every server, with the round-trip time
   doctor                    check the config, its secrets and every server
+  pin [--check|--diff]      record the servers' tool definitions; --check: exit 9 if any changed, --diff: show how
+  trust SERVER [TOOL]       approve a server's (or one tool's) current definitions after a change
   login SERVER              log in to an OAuth-protected HTTP server (browser, or --paste)
   logout SERVER             forget the OAuth credentials stored for a server
   auth status               the stored OAuth credentials (never their values)
@@ -196,6 +199,23 @@ Example:
   $ mcpwire doctor --config mcpwire.json
   ok   example (ready, 2 tools, protocol 2025-11-25 (legacy))
   no problems found`,
+  pin: `mcpwire pin [--check | --diff] [--user] [--server KEY] [SERVER OPTIONS] [--json]
+  Starts the config's servers and records each tool's definition (name, title, description, schemas,
+  annotations, _meta) as a SHA-256 fingerprint in .mcpwire/pins.json beside the config (--user: the
+  user's file). A server with "pin": "block" is then offered exactly these definitions; see README "Pinning".
+  --check compares instead: exit 9 if a tool changed, is new, was renamed or vanished (for CI), 0 if not.
+  --diff shows what changed: description lines as -/+, schema changes at their JSON Pointer.
+Example:
+  $ mcpwire pin --check --config mcpwire.json
+  DRIFT weather: changed forecast
+  1 server drifted from .mcpwire/pins.json; mcpwire pin --diff shows how; approve with mcpwire trust SERVER [TOOL], or mcpwire pin to record all`,
+  trust: `mcpwire trust SERVER [TOOL] [--user] [SERVER OPTIONS] [--json]
+  Starts SERVER and approves what it lists now: every tool (its pins become exactly the listing), or
+  one TOOL (for a rename, the old name's pin goes; for a tool no longer listed, its pin goes).
+  Prints the diff it approved. A running host sees the approval at its next look at the pins.
+Example:
+  $ mcpwire trust weather forecast --config mcpwire.json
+  trusted weather forecast: written to .mcpwire/pins.json`,
   config: `mcpwire config sources [--json]
 mcpwire config show [--config FILE|CLIENT] [--json]
   sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
