@@ -23,7 +23,7 @@ function project(t: TestContext, tools: Tool[], pin = 'block', deny?: string[]):
   writeFileSync(defs, JSON.stringify(tools));
   const config = path.join(dir, 'mcpwire.json');
   const entry: Record<string, unknown> = { command: process.execPath, args: [FIXTURE], env: { PINS_DEFS: defs }, pin };
-  if (deny) entry.tools = { deny };
+  if (deny) entry.disabledTools = deny;
   writeFileSync(config, JSON.stringify({ mcpServers: { x: entry } }));
   return { dir, config, defs, pins: path.join(dir, '.mcpwire', 'pins.json') };
 }
@@ -109,5 +109,15 @@ describe('G2: mcpwire pin and trust', () => {
     const bash = await runCli(['completion', 'bash']);
     assert.match(bash.stdout, /\btrust\b/);
     assert.match(bash.stdout, /--check/);
+  });
+
+  test('G2: doctor reports a deny rule that matches none of the listed tools (a typo), and not one that works', async (t) => {
+    const p = project(t, [ECHO, CONVERT, { name: 'wipe_disk', inputSchema: { type: 'object' } }], 'warn', ['wipe_dsk', 'convert']);
+    const run = await runCli(['doctor', '--config', p.config], { env: env(p.dir) });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /warning: x: the deny rule "wipe_dsk" matches none of its 3 tools \(echo, convert, wipe_disk\); check its spelling/);
+    assert.doesNotMatch(run.stdout, /deny rule "convert"/);
+    const json = JSON.parse((await runCli(['doctor', '--json', '--config', p.config], { env: env(p.dir) })).stdout) as { warnings: string[] };
+    assert.equal(json.warnings.filter((w) => w.includes('deny rule')).length, 1);
   });
 });
