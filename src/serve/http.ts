@@ -157,6 +157,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
       const modern = modernRequest(req, messages);
       if (modern.ok === false) return rpcError(res, 400, modern.code, modern.why);
       // Stateless (2026-07-28): a session for this one POST, ended with it.
+      if (requestIds.length === 0) {
+        // Notifications only: nothing will answer them, so no exchange waits (it would never end): 202, as a session's are.
+        const once = transient(agent);
+        for (const m of messages) once.session.receive(m);
+        once.session.close('the request ended');
+        res.writeHead(202).end();
+        return;
+      }
       return exchange(res, transient(agent), requestIds, calls && wantsSse, true, messages, Array.isArray(value));
     }
     open.lastActive = Date.now();
