@@ -19,3 +19,34 @@ test('a stateless notification POST is answered 202 at once', async () => {
     await served.close();
   }
 });
+
+test('a request id already waiting on another POST of the session is refused, and the first POST still gets its answer', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const bridge = {
+    onChange: () => () => {},
+    listResources: async () => {
+      await gate;
+      return [];
+    },
+  } as unknown as ToolSourceBridge;
+  const served = await serveHttp({ host: '127.0.0.1', port: 0, agents: [], bridge, serverInfo: { name: 'review', version: '1' } });
+  try {
+    const post = (body: object, session?: string) =>
+      fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body), signal: AbortSignal.timeout(3_000) });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'review', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const first = post({ jsonrpc: '2.0', id: 7, method: 'resources/list' }, session);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = await post({ jsonrpc: '2.0', id: 7, method: 'resources/list' }, session);
+    assert.equal(second.status, 400);
+    assert.match(await second.text(), /already in use/);
+    release();
+    const answered = await first;
+    assert.equal(answered.status, 200);
+    assert.deepEqual(((await answered.json()) as { id: number }).id, 7);
+  } finally {
+    await served.close();
+  }
+});

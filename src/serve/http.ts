@@ -178,6 +178,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
 
   /** Runs a POST's requests on `open` and answers them: one JSON body (a batch when a batch came), or an SSE stream. */
   function exchange(res: ServerResponse, open: HttpSession, ids: JsonRpcId[], sse: boolean, stateless: boolean, messages: unknown[], batch: boolean): void {
+    // An id already waiting (on another POST, or twice in this batch) would take over that POST's stream: the first
+    // POST would then never hear its answer. Refused here, before the session sees it.
+    const clash = ids.find((id, at) => open.streams.has(id) || ids.indexOf(id) !== at);
+    if (clash !== undefined) {
+      if (stateless) open.session.close('the request ended');
+      return rpcError(res, 400, ErrorCodes.InvalidRequest, `request id ${JSON.stringify(clash)} is already in use by a request not yet answered`);
+    }
     const waiting = new Set(ids);
     const answers: JsonRpcMessage[] = [];
     let finished = false;
