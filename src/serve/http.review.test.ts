@@ -50,3 +50,27 @@ test('a request id already waiting on another POST of the session is refused, an
     await served.close();
   }
 });
+
+test('a POST that is not application/json (a browser\'s preflight-free text/plain) is refused 415 and runs nothing', async () => {
+  let listed = 0;
+  const bridge = {
+    onChange: () => () => {},
+    listResources: async () => {
+      listed++;
+      return [];
+    },
+  } as unknown as ToolSourceBridge;
+  const served = await serveHttp({ host: '127.0.0.1', port: 0, agents: [], bridge, serverInfo: { name: 'review', version: '1' } });
+  try {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+    const refused = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'http://localhost:9999', accept: 'application/json' }, body, signal: AbortSignal.timeout(3_000) });
+    assert.equal(refused.status, 415);
+    await refused.text();
+    assert.equal(listed, 0);
+    const taken = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' }, body, signal: AbortSignal.timeout(3_000) });
+    await taken.text();
+    assert.equal(listed, 1);
+  } finally {
+    await served.close();
+  }
+});

@@ -126,6 +126,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   }
 
   async function post(req: IncomingMessage, res: ServerResponse, agent: string | undefined, sessionId: string | undefined): Promise<void> {
+    // A browser sends text/plain (or a form) across origins without a preflight: such a POST from a page on any
+    // local port would pass the Origin check (it compares host names) and run a stateless tools/call. JSON only.
+    if ((header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+      req.resume();
+      return plain(res, 415, 'a POST body must be Content-Type: application/json');
+    }
     const body = await readBoundedBody(req, maxBodyBytes);
     if (body === undefined) {
       problem(`refused a POST body over ${maxBodyBytes} bytes`);
