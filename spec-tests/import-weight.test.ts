@@ -1,6 +1,6 @@
 // What `import 'mcpwire'` loads (the import-cold budget): the client, and
 // none of what only some hosts need — cross-spawn until a stdio server
-// starts, eventsource-parser until an HTTP stream is read, the config
+// starts (SSE is read by mcpwire's own parser, no dependency), the config
 // parsers (yaml, smol-toml, zod) until a config file is read.
 
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recorder = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
-const LAZY = /\/node_modules\/(cross-spawn|eventsource-parser|yaml|smol-toml|zod)\//;
+const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
 
 function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): string[] {
   const dir = tempDir(t, 'import');
@@ -30,7 +30,8 @@ test('import "mcpwire" loads neither cross-spawn, the SSE parser nor the config 
   // The tool source itself (supervisor, config readers, Kestrel's layer) loads on first use too: only its door is
   // imported, and the three small pure modules behind the synchronous helpers a host calls on its own results
   // (compileFilter, enabledForAgent, capResult: #16 item 14), which import nothing outside node:crypto.
-  const eager = new Set(['entry.js', 'registry.js', 'naming.js', 'truncate.js']);
+  // The pin stores and fingerprints a host may construct before opening a source (SPEC G2): small, node:crypto/node:fs only.
+  const eager = new Set(['entry.js', 'registry.js', 'naming.js', 'truncate.js', 'pins/index.js', 'pins/canonical.js', 'pins/store.js']);
   assert.deepEqual(modules.filter((url) => /\/dist\/toolsource\//.test(url) && !eager.has(url.split('/dist/toolsource/')[1]!)), []);
 });
 

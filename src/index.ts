@@ -101,11 +101,7 @@ export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, typ
 export type { ToolNameProblem } from './toolsource/naming.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export { capResult, type CappedResult } from './toolsource/truncate.js';
-// Types only: the pin stores' code loads with the tool source, on first use (a host implements PinStore, or lets the default file store run).
-export type { PinnedServer, PinnedTool, PinStore } from './toolsource/pins/store.js';
-export type { PinOptions } from './toolsource/pins/guard.js';
-export type { PinPolicy, ToolDrift } from './toolsource/pins/review.js';
-export type { DefinitionChange, DefinitionDiff, TextDiffLine } from './toolsource/pins/diff.js';
+export { canonicalJson, fingerprintTool, FilePinStore, MemoryPinStore, pinFileFor, type PinStore, type PinPolicy, type PinnedServer, type ToolDrift } from './toolsource/pins/index.js';
 export type { KestrelLogger, KestrelMcp, KestrelMcpEvents, KestrelMcpOptions, KestrelTool, KestrelToolResult, KestrelToolsChange } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';

@@ -261,11 +261,13 @@ Examples:
   (or --allow-host) and whose Origin, if any, is such a host's (or --allow-origin); binding every
   interface (0.0.0.0, [::]) needs --allow-wildcard.
   Replay it with mcpwire conformance FILE.jsonl.`,
-  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical]
+  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical|short]
     [--token-env VAR] [--require-token] [--allow-host NAME] [--allow-origin ORIGIN] [--session-idle MS] [--json]
   Serves the configured servers' tools as one MCP server, filtered as the config says (allow/deny,
   --agent: one agent's tools block), results capped, to clients of either era (2025 initialize or
-  2026-07-28). Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
+  2026-07-28). Tools are named by alias (mcp_<server>_<tool>, the default), canonical name
+  (mcp.<server>.<tool>) or, with --names short, the server's own name where no other server has
+  it. Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
   --stdio (the default): one client on stdin/stdout, e.g. as the command of another MCP host.
   --listen: Streamable HTTP at http://HOST:PORT/mcp, and /mcp/<agent> for each agent of the config.
   Only requests whose Host names this machine (or --allow-host) and whose Origin, if any, is such a
