@@ -125,6 +125,16 @@ describe('G2: mcpwire pin and trust', () => {
     assert.doesNotMatch(run.stdout, /deny rule "convert"/);
     const json = JSON.parse((await runCli(['doctor', '--json', '--config', p.config], { env: env(p.dir) })).stdout) as { warnings: string[] };
     assert.equal(json.warnings.filter((w) => w.includes('deny rule')).length, 1);
+    assert.doesNotMatch(run.stdout, /withheld/, 'warn withholds nothing');
+  });
+
+  test('G2: doctor warns of the tools pin block withholds, exit 0 (the server works)', async (t) => {
+    const p = project(t, [ECHO, CONVERT]);
+    assert.equal((await runCli(['pin', '--config', p.config], { env: env(p.dir) })).status, 0);
+    writeFileSync(p.defs, JSON.stringify([{ ...ECHO, description: 'changed' }, CONVERT]));
+    const run = await runCli(['doctor', '--config', p.config], { env: env(p.dir) });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /warning: x: 1 tool withheld by "pin": "block" \(echo\); mcpwire pin --diff shows what changed, mcpwire trust x approves/);
   });
 
   test('G2 done: under block a running host offers a changed tool only after `mcpwire trust` ran in another process', async (t) => {

@@ -42,6 +42,13 @@ export async function doctor(args: string[]): Promise<number> {
           warnings.push(`${server.key}: the deny rule ${JSON.stringify(pattern)} matches none of its ${listed.length} tools (${listed.slice(0, 5).map((t) => t.name).join(', ')}${listed.length > 5 ? ', …' : ''}); check its spelling`);
         }
       }
+      // SPEC G2: what "pin": "block" holds back is a finding, not a failure: the server works, some of its tools wait for approval.
+      for (const server of session.source.config.servers) {
+        const drift = session.source.pinDrift(server.key);
+        if (drift !== undefined && drift.withheld.length > 0) {
+          warnings.push(`${server.key}: ${drift.withheld.length} tool${drift.withheld.length === 1 ? '' : 's'} withheld by "pin": "block" (${drift.withheld.slice(0, 5).join(', ')}${drift.withheld.length > 5 ? ', …' : ''}); mcpwire pin --diff shows what changed, mcpwire trust ${server.key} approves`);
+        }
+      }
       return failureStatus(failed);
     });
   } catch (error) {
