@@ -7,7 +7,7 @@
 // must never appear in an error.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpClient } from '../src/client/client.js';
+import { connect } from '../src/client/connect.js';
 import { ConfigError } from '../src/errors.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
 
 const OPENSSL = '/usr/bin/openssl';
 const PASSPHRASE = 'canary-passphrase-7f3a91';
+const KEY_CANARY = 'canarykeymaterial0c4e2b';
 
 describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'openssl not found at /usr/bin/openssl' }, () => {
   let dir = '';
@@ -114,18 +116,22 @@ describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'opens
   test('A3: no client certificate is an error naming the server', async () => {
     const error = await failure({ ca: file('ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /requires a client certificate and none was given; set tls\.cert and tls\.key/);
     assertNoSecrets(error);
   });
 
   test('A3: a client certificate from another CA is refused, the error names the server', async () => {
     const error = await failure({ cert: file('stranger.crt'), key: file('stranger.key'), ca: file('ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /check that tls\.cert was issued by a CA the server trusts/);
     assertNoSecrets(error);
   });
 
   test('A3: a server certificate the given CA does not trust is an error, not a connection', async () => {
     const error = await failure({ cert: file('client.crt'), key: file('client.key'), ca: file('other-ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /server's certificate is not trusted; check tls\.ca/);
+    assert.match(error.message, /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY/, 'the network verdict stays in the chain');
     assertNoSecrets(error);
   });
 
@@ -145,5 +151,56 @@ describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'opens
     assert.ok(missing instanceof ConfigError, String(missing));
     assert.match(missing.message, /no such file: .*nope\.crt/);
     assert.match(missing.message, /secure-box/);
+  });
+
+  test('A3: a missing key file is a ConfigError naming the path; a key file that is not PEM is refused without quoting it (canary)', async () => {
+    const missing = await failure({ cert: file('client.crt'), key: file('gone.key') });
+    assert.ok(missing instanceof ConfigError, String(missing));
+    assert.match(missing.message, /secure-box/);
+    assert.match(missing.message, /tls\.key/);
+    assert.match(missing.message, /no such file: .*gone\.key/);
+
+    writeFileSync(file('junk.key'), `${KEY_CANARY}\n`);
+    const junk = await failure({ cert: file('client.crt'), key: file('junk.key') });
+    assert.ok(junk instanceof ConfigError, String(junk));
+    assert.match(junk.message, /junk\.key holds no PEM block/);
+    assert.ok(!`${junk.message}${String(junk.stack)}`.includes(KEY_CANARY), 'the key file content leaked');
+
+    // A canary inside real-looking PEM text: OpenSSL's verdict must not quote it.
+    const fake = `-----BEGIN PRIVATE KEY-----\n${KEY_CANARY}\n-----END PRIVATE KEY-----\n`;
+    const bad = await failure({ cert: file('client.crt'), key: fake, passphrase: PASSPHRASE });
+    assert.ok(bad instanceof ConfigError, String(bad));
+    assertNoSecrets(bad);
+    assert.ok(!`${bad.message}${String(bad.stack)}`.includes(KEY_CANARY), 'the key text leaked');
+  });
+
+  test('A3: through connect() with ServerParams: good cert lists and calls; diagnostics never carry the key or passphrase', async () => {
+    const seen: string[] = [];
+    const c = await connect(
+      { transport: 'streamable-http', url, server: 'secure-box', tls: { cert: file('client.crt'), key: file('client-enc.key'), passphrase: PASSPHRASE, ca: file('ca.crt') } },
+      { onDiagnostic: (d) => seen.push(JSON.stringify(d)) },
+    );
+    try {
+      assert.deepEqual((await c.listTools()).tools.map((tool) => tool.name), ['echo']);
+      assert.deepEqual((await c.callTool('echo', { text: 'params' })).content, [{ type: 'text', text: 'echo params' }]);
+    } finally {
+      await c.close();
+    }
+    const all = seen.join('\n');
+    assert.ok(!all.includes(PASSPHRASE) && !all.includes('PRIVATE KEY'), 'a diagnostic carried key material');
+  });
+
+  test('A3: tls with the fetch path is refused at start: fetch takes no client certificate', async () => {
+    for (const options of [{ fetch: globalThis.fetch }, { httpClient: 'fetch' as const }]) {
+      const c = new McpClient(new StreamableHttpTransport({ url, server: 'secure-box', tls: { cert: file('client.crt'), key: file('client.key') }, ...options }));
+      const error = await c.connect().then(
+        () => assert.fail('connect succeeded'),
+        (e: unknown) => e as Error,
+      );
+      await c.close().catch(() => {});
+      assert.ok(error instanceof ConfigError, String(error));
+      assert.match(error.message, /secure-box/);
+      assert.match(error.message, /need the node:https request path/);
+    }
   });
 });
