@@ -1,75 +1,33 @@
 // SPEC A3 (#19 item 4): mTLS at the transport layer. Certificates are made by
-// the test with openssl (skipped visibly without it): a CA, a server
-// certificate for 127.0.0.1, a client certificate from that CA (plain and
-// with an encrypted key) and one from another CA. The server is a local
+// the test with openssl (skipped visibly without it; helpers/mtls.ts): a CA, a
+// server certificate for 127.0.0.1, a client certificate from that CA (plain
+// and with an encrypted key) and one from another CA. The server is a local
 // node:https endpoint that requires a client certificate and answers the few
 // MCP requests the client sends. The key and passphrase are canaries: they
 // must never appear in an error.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpClient } from '../src/client/client.js';
 import { connect } from '../src/client/connect.js';
 import { ConfigError } from '../src/errors.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
+import { MTLS_PASSPHRASE as PASSPHRASE, MTLS_SKIP, startMtlsWorld, type MtlsWorld } from './helpers/mtls.js';
 
-const OPENSSL = '/usr/bin/openssl';
-const PASSPHRASE = 'canary-passphrase-7f3a91';
 const KEY_CANARY = 'canarykeymaterial0c4e2b';
 
-describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'openssl not found at /usr/bin/openssl' }, () => {
-  let dir = '';
+describe('A3 mTLS over node:https', { skip: MTLS_SKIP }, () => {
+  let world: MtlsWorld;
   let url = '';
-  let server: https.Server;
-  const file = (name: string) => path.join(dir, name);
-  const ssl = (...args: string[]) => execFileSync(OPENSSL, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-
-  function issue(name: string, ca: string, subject: string, ext?: string): void {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    const extArgs = ext === undefined ? [] : ['-extfile', ext];
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-out', `${name}.crt`, ...extArgs);
-  }
+  const file = (name: string) => world.file(name);
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-a3-'));
-    for (const ca of ['ca', 'other-ca']) ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=${ca}`);
-    execFileSync('sh', ['-c', 'printf "subjectAltName=IP:127.0.0.1\\n" > san.ext'], { cwd: dir });
-    issue('server', 'ca', '/CN=127.0.0.1', 'san.ext');
-    issue('client', 'ca', '/CN=client');
-    issue('stranger', 'other-ca', '/CN=stranger');
-    ssl('pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', 'client-enc.key');
-
-    server = https.createServer({ key: readFileSync(file('server.key')), cert: readFileSync(file('server.crt')), ca: readFileSync(file('ca.crt')), requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(405).end();
-        const message = JSON.parse(text) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
-        if (message.id === undefined) return void res.writeHead(202).end();
-        const result =
-          message.method === 'initialize'
-            ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'mtls', version: '1.0.0' } }
-            : message.method === 'tools/list'
-              ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
-              : { content: [{ type: 'text', text: `echo ${message.params?.arguments?.text ?? ''}` }] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    world = await startMtlsWorld();
+    url = world.url;
   });
 
-  after(() => {
-    server?.closeAllConnections();
-    server?.close();
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => world?.close());
 
   const client = (tls: ConstructorParameters<typeof StreamableHttpTransport>[0]['tls']) =>
     new McpClient(new StreamableHttpTransport({ url, server: 'secure-box', tls }));
