@@ -12,6 +12,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../src/errors.js';
 import { loadKagedProject } from '../src/toolsource/config/kaged.js';
+import { loadToolSourceConfig } from '../src/toolsource/config/load.js';
 import { showConfig } from '../src/toolsource/config/show.js';
 import { MTLS_PASSPHRASE, MTLS_SKIP, startMtlsWorld, type MtlsWorld } from './helpers/mtls.js';
 import { openForTest, stateOf } from './helpers/toolsource.js';
@@ -104,5 +105,52 @@ describe('A3 mTLS from a kaged project', { skip: MTLS_SKIP }, () => {
     assert.match(refused('      cert_file: certs/client.crt\n'), /needs both cert_file and key_file/);
     assert.match(refused('      passphrase: hunter2\n'), /unknown key "passphrase"/);
     assert.match(refused('      cert_file: certs/client.crt\n      key_file: certs/client-enc.key\n      passphrase_ref: tls.nope\n'), /mcp\.secure\.tls\.passphrase_ref: the secret "tls\.nope" is not in local\.toml/);
+  });
+});
+
+describe('A3 mTLS from mcpServers JSON and Kestrel JSON (a tls object)', { skip: MTLS_SKIP }, () => {
+  let world: MtlsWorld;
+  before(async () => {
+    world = await startMtlsWorld();
+  });
+  after(() => world?.close());
+
+  function folder(t: TestContext): string {
+    const dir = tempDir(t, 'a3-json');
+    for (const name of ['ca.crt', 'client.crt', 'client-enc.key', 'stranger.crt']) copyFileSync(world.file(name), path.join(dir, name));
+    return dir;
+  }
+  const env = { MTLS_PASS: MTLS_PASSPHRASE };
+  const tls = { cert: 'client.crt', key: 'client-enc.key', ca: 'ca.crt', passphrase: '${env:MTLS_PASS}' };
+
+  for (const form of ['mcpServers', 'kestrel'] as const) {
+    test(`A3/C5 (${form}): tls {cert, key, ca, passphrase} with paths relative to the file: the tool source lists and calls; the passphrase is a secret`, async (t) => {
+      const dir = folder(t);
+      const entry = { url: world.url, tls: { ...tls, ...(form === 'kestrel' ? { passphrase: '${MTLS_PASS}' } : {}) }, someClientKey: true };
+      const file = path.join(dir, form === 'kestrel' ? 'kestrel.config.json' : '.mcp.json');
+      writeFileSync(file, JSON.stringify(form === 'kestrel' ? { plugins: { config: { '@kestrel/plugin-mcp': { servers: { secure: entry } } } } } : { mcpServers: { secure: entry } }));
+      const config = loadToolSourceConfig({ config: file, projectDir: dir, home: dir, env });
+      const server = config.servers.find((s) => s.key === 'secure')!;
+      assert.equal(server.unsupported, undefined, String(server.unsupported));
+      assert.ok(config.secrets.includes(MTLS_PASSPHRASE), 'the passphrase is a secret to scrub');
+      assert.ok(!JSON.stringify(showConfig(config)).includes(MTLS_PASSPHRASE));
+      const source = await openForTest(t, { config, start: 'startup' });
+      await stateOf(source, 'secure', 'ready');
+      const tools = await source.tools();
+      assert.equal(text((await source.call(tools[0]!.name, { text: form })).result), `echo ${form}`);
+    });
+  }
+
+  test('A3/C5: a misspelt key inside tls is refused (mcpServers: a ConfigError at the key; Kestrel: the server skipped with the reason); cert without key too', (t) => {
+    const dir = folder(t);
+    const json = path.join(dir, '.mcp.json');
+    writeFileSync(json, JSON.stringify({ mcpServers: { secure: { url: world.url, tls: { cet: 'client.crt', key: 'client-enc.key' } } } }));
+    assert.throws(() => loadToolSourceConfig({ config: json, projectDir: dir, home: dir, env }), (e: unknown) => e instanceof ConfigError && /tls\.cet.*unknown key; "tls" takes cert, key, ca, passphrase/.test(e.message));
+    writeFileSync(json, JSON.stringify({ mcpServers: { secure: { url: world.url, tls: { cert: 'client.crt' } } } }));
+    assert.throws(() => loadToolSourceConfig({ config: json, projectDir: dir, home: dir, env }), (e: unknown) => e instanceof ConfigError && /needs both "cert" and "key"/.test(e.message));
+    const kestrel = path.join(dir, 'kestrel.config.json');
+    writeFileSync(kestrel, JSON.stringify({ plugins: { config: { '@kestrel/plugin-mcp': { servers: { secure: { url: world.url, tls: { cet: 'x' } } } } } } }));
+    const skipped = loadToolSourceConfig({ config: kestrel, projectDir: dir, home: dir, env }).servers.find((s) => s.key === 'secure')!;
+    assert.match(String(skipped.unsupported), /"tls\.cet": unknown key/);
   });
 });
