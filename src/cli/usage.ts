@@ -18,6 +18,9 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   --url URL                 one HTTP server: Streamable HTTP, then legacy HTTP+SSE if the server refuses it
   --transport http|sse      with --url: only that transport (http = Streamable HTTP)
   --header "K: V"           with --url: a header on every request (repeatable; values never printed)
+  --cert FILE --key FILE    with --url: a client certificate for mutual TLS (PEM files); an encrypted key
+                            takes its passphrase from $MCPWIRE_KEY_PASSPHRASE (never printed)
+  --ca FILE                 with --url: trust this CA bundle (PEM) for the server's certificate
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
