@@ -105,6 +105,9 @@ describe('A3 mTLS from a kaged project', { skip: MTLS_SKIP }, () => {
     assert.match(refused('      cert_file: certs/client.crt\n'), /needs both cert_file and key_file/);
     assert.match(refused('      passphrase: hunter2\n'), /unknown key "passphrase"/);
     assert.match(refused('      cert_file: certs/client.crt\n      key_file: certs/client-enc.key\n      passphrase_ref: tls.nope\n'), /mcp\.secure\.tls\.passphrase_ref: the secret "tls\.nope" is not in local\.toml/);
+    // A host resolver resolves auth secret_refs only: a tls secret is never deferred to it (the server would start without its key).
+    const deferred = project(t, '      cert_file: certs/client.crt\n      key_ref: tls.nope\n');
+    assert.throws(() => loadKagedProject({ project: path.join(deferred, 'kaged.yaml'), operatorConfigDir: path.join(deferred, 'none'), deferSecrets: true }), /tls\.key_ref: the secret "tls\.nope" is not in local\.toml/);
   });
 });
 

@@ -285,7 +285,8 @@ function buildTls(key: string, server: Extract<KagedServer, { transport: 'sse' |
     if (ref === undefined) return undefined;
     const got = lookupSecret(ctx.localConfig.secrets, ref, { multiline });
     if (got.ok) return got.value;
-    if (got.why === 'missing' && (ctx.disabled || ctx.deferSecrets)) return undefined;
+    // Not deferred to a host resolver, which resolves an auth secret_ref only: a server started without its certificate would fail less clearly.
+    if (got.why === 'missing' && ctx.disabled) return undefined;
     if (got.why === 'missing') throw ctx.failYaml([...at, field], `${describeLookup(ref, got.why)}${ctx.local ? '' : ' (no local.toml was found beside the project file)'}`, key);
     throw tomlFail(ctx.local!, ['secrets', ...ref.split('.')], describeLookup(ref, got.why), key);
   };
