@@ -5,10 +5,13 @@
 // (node scripts/build.mjs). The passphrase is a canary: never on stdout or
 // stderr, whatever happens.
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MTLS_PASSPHRASE, MTLS_SKIP, startMtlsWorld, type MtlsWorld } from './helpers/mtls.js';
 import { runCli, type CliRun } from './helpers/cli.js';
+import { tempDir } from './helpers/temp.js';
 
 describe('A3 mTLS through the CLI', { skip: MTLS_SKIP }, () => {
   let world: MtlsWorld;
@@ -65,5 +68,18 @@ describe('A3 mTLS through the CLI', { skip: MTLS_SKIP }, () => {
     const stdio = await runCli(['tools', '--ca', world.file('ca.crt'), '--', 'node', 'x.js']);
     assert.equal(stdio.status, 2, stdio.stderr);
     assert.match(stdio.stderr, /apply to --url/);
+  });
+
+  test('A3/U3: mcpwire add --url with --cert, --key, --key-passphrase-env and --ca saves a tls key (absolute paths, the passphrase as ${VAR}); the saved server lists and calls', async (t) => {
+    const dir = tempDir(t, 'a3-cli');
+    const added = await runCli(['add', 'secure', '--url', world.url, '--transport', 'http', '--cert', world.file('client.crt'), '--key', world.file('client-enc.key'), '--key-passphrase-env', 'SECURE_PASS', '--ca', world.file('ca.crt')], { cwd: dir });
+    assert.equal(added.status, 0, added.stderr);
+    const saved = readFileSync(path.join(dir, 'mcpwire.json'), 'utf8');
+    assert.ok(!saved.includes(MTLS_PASSPHRASE));
+    assert.deepEqual(JSON.parse(saved).mcpServers.secure.tls, { cert: world.file('client.crt'), key: world.file('client-enc.key'), ca: world.file('ca.crt'), passphrase: '${SECURE_PASS}' });
+    const call = await runCli(['call', 'secure.echo', 'text=saved'], { cwd: dir, env: { SECURE_PASS: MTLS_PASSPHRASE, MCPWIRE_USER_CONFIG: path.join(dir, 'no-user.json') } });
+    assert.equal(call.status, 0, call.stderr);
+    assert.match(call.stdout, /echo saved/);
+    clean(call);
   });
 });

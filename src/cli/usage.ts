@@ -206,7 +206,8 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
   it), secret values as ***.`,
   add: `mcpwire add NAME [--user] [--force] [--era ERA] (-- COMMAND ARGS... [-e NAME[=VALUE]] [--cwd DIR]
-    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR])
+    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR]
+      [--cert FILE --key FILE [--key-passphrase-env VAR]] [--ca FILE])
   Saves a server under NAME in ./mcpwire.json (mcpServers JSON; --user: $MCPWIRE_USER_CONFIG, else
   $XDG_CONFIG_HOME/mcpwire/mcpwire.json, else ~/.config/mcpwire/mcpwire.json, mode 0600). The rest of
   the file is kept; the write is atomic; an existing NAME is replaced only with --force.
@@ -214,6 +215,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   a credential's name (Authorization, X-Api-Key, API_KEY, ...) or shaped like a token, a credential in
   the URL, or the value of --api-key/--token in the command is refused (exit 2), never quoted.
   -e NAME saves \${NAME} (passed through); --bearer-env VAR: Authorization: Bearer \${VAR}.
+  --cert/--key/--ca (mTLS) save the files' absolute paths; an encrypted key's passphrase as \${VAR}.
 Examples:
   $ mcpwire add every -- npx -y @modelcontextprotocol/server-everything
   $ mcpwire add github --url https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN --user
