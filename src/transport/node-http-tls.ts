@@ -94,9 +94,9 @@ export function tlsHint(error: unknown, cert: boolean): string | undefined {
     words.push(level.message);
   }
   const text = words.join(' ');
-  if (codes.some((code) => UNTRUSTED.has(code))) return "the server's certificate is not trusted; check tls.ca (the CA bundle that issued the server's certificate) and the certificate's dates";
+  if (codes.some((code) => UNTRUSTED.has(code))) return "the server's certificate is not trusted; check tls.ca (--ca on the command line), the CA bundle that issued the server's certificate, and the certificate's dates";
   if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) return "the server's certificate is not for this host; check the URL's host, or tls.servername";
-  if (/certificate required|handshake failure/i.test(text) && !cert) return 'the server requires a client certificate and none was given; set tls.cert and tls.key for this server';
+  if (/certificate required|handshake failure/i.test(text) && !cert) return 'the server requires a client certificate and none was given; set tls.cert and tls.key for this server (the CLI\'s --cert and --key)';
   if (/alert (unknown ca|bad certificate|certificate required|certificate unknown|certificate expired|certificate revoked|access denied|handshake failure)/i.test(text)) {
     return 'the server refused our client certificate; check that tls.cert was issued by a CA the server trusts and has not expired';
   }
