@@ -1,6 +1,6 @@
 // What `import 'mcpwire'` loads (the import-cold budget): the client, and
 // none of what only some hosts need — cross-spawn until a stdio server
-// starts, eventsource-parser until an HTTP stream is read, the config
+// starts (SSE is read by mcpwire's own parser, no dependency), the config
 // parsers (yaml, smol-toml, zod) until a config file is read.
 
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recorder = path.join(root, 'spec-tests', 'fixtures', 'record-module-loads.mjs');
-const LAZY = /\/node_modules\/(cross-spawn|eventsource-parser|yaml|smol-toml|zod)\//;
+const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
 
 function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): string[] {
   const dir = tempDir(t, 'import');

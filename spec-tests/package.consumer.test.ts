@@ -16,7 +16,7 @@ import { missingReason, nodeBinary } from '../tools/node-versions/index.mjs';
 import { install, installNode, NPX_CLI, pack, ROOT, run, show, TSC, TYPES_ROOT } from './helpers/consumer-package.js';
 
 /** What `npm install <tarball>` may bring: mcpwire and its runtime dependencies (cross-spawn's own four; zod, yaml and smol-toml for config files). */
-const EXPECTED_PACKAGES = ['cross-spawn', 'eventsource-parser', 'isexe', 'mcpwire', 'path-key', 'shebang-command', 'shebang-regex', 'smol-toml', 'which', 'yaml', 'zod'];
+const EXPECTED_PACKAGES = ['cross-spawn', 'isexe', 'mcpwire', 'path-key', 'shebang-command', 'shebang-regex', 'smol-toml', 'which', 'yaml', 'zod'];
 const RUNNING_MAJOR = Number(process.versions.node.split('.')[0]);
 
 /** Every Node to run the consumer on: this one, and 22 and 24 where they can be had. */
@@ -74,7 +74,7 @@ console.log(JSON.stringify({ connectStdio: typeof connectStdio, closed: typeof C
 
   for (const { major, bin } of NODES) {
     const skip = bin === undefined ? missingReason(major) : false;
-    // Below engines (eventsource-parser 4 declares >=22.12) yet the Node running the tests here: checked, not promised.
+    // Below engines (>=22.12) yet the Node running the tests here: checked, not promised.
     const label = major < 22 ? `Node ${major} (below engines)` : `Node ${major}`;
     test(`${label}: an .mjs file imports mcpwire, starts the example server over stdio and calls echo`, { skip }, () => {
       writeFileSync(path.join(project, 'use.mjs'), mjs);

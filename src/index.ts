@@ -102,6 +102,7 @@ export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, typ
 export type { ToolNameProblem } from './toolsource/naming.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export { capResult, type CappedResult } from './toolsource/truncate.js';
+export { canonicalJson, fingerprintTool, FilePinStore, MemoryPinStore, pinFileFor, type PinStore, type PinPolicy, type PinnedServer, type ToolDrift } from './toolsource/pins/index.js';
 export type { KestrelLogger, KestrelMcp, KestrelMcpEvents, KestrelMcpOptions, KestrelTool, KestrelToolResult, KestrelToolsChange } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';

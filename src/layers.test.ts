@@ -47,7 +47,6 @@ const LEAVES: Readonly<Record<string, (target: string) => boolean>> = {
 /** Runtime dependencies that must stay behind one module (the seam where they can be swapped). */
 const DEPENDENCY_HOMES: Readonly<Record<string, string>> = {
   'cross-spawn': 'src/transport/stdio.ts',
-  'eventsource-parser': 'src/transport/sse-stream.ts',
   yaml: 'src/toolsource/config/yaml-source.ts',
   'smol-toml': 'src/toolsource/config/toml-source.ts',
   zod: 'src/toolsource/config/kaged-schema.ts',

@@ -51,7 +51,7 @@ const COMMON_OPTIONS = `Output and limits (every command):
 export const EXIT_TABLE = `Exit status (the same for every command):
   0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown server or tool)
   4 closed: a server would not start, exited, hung up or was unreachable    5 timeout    6 protocol: the server broke MCP
-  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    9 drift (pin --check)    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
 
 export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
@@ -72,6 +72,8 @@ Commands:
   prompt NAME [k=v...]      get a prompt, rendered as [role] text
   ping                      ping every server, with the round-trip time
   doctor                    check the config, its secrets and every server
+  pin [--check|--diff]      pin the tools' definitions; --check: exit 9 on drift; --diff: show it
+  trust SERVER [TOOL]       approve a server's (or one tool's) current definitions
   login SERVER              log in to an OAuth-protected HTTP server (browser, or --paste)
   logout SERVER             forget the OAuth credentials stored for a server
   auth status               the stored OAuth credentials (never their values)
@@ -199,6 +201,19 @@ Example:
   $ mcpwire doctor --config mcpwire.json
   ok   example (ready, 2 tools, protocol 2025-11-25 (legacy))
   no problems found`,
+  pin: `mcpwire pin [--check|--diff] [--user] [--server KEY] [SERVER OPTIONS] [--json]
+  Records each configured server's tool definitions (SHA-256 over canonical JSON) in .mcpwire/pins.json
+  beside the config (--user: the user's pin file). --check compares them with the pins and exits 9 on
+  drift (changed, added, renamed or removed tools), for CI; --diff prints what changed (description
+  text, schema JSON paths). Needs a config file.
+Example:
+  $ mcpwire pin --check --config mcpwire.json
+  ok   example: 2 tools as pinned`,
+  trust: `mcpwire trust SERVER [TOOL] [--user] [SERVER OPTIONS] [--json]
+  Approves the server's current tool definitions (or one tool's) into the pin file, so a server under
+  pin: block offers them again.
+Example:
+  $ mcpwire trust example echo --config mcpwire.json`,
   config: `mcpwire config sources [--json]
 mcpwire config show [--config FILE|CLIENT] [--json]
   sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
@@ -246,11 +261,13 @@ Examples:
   (or --allow-host) and whose Origin, if any, is such a host's (or --allow-origin); binding every
   interface (0.0.0.0, [::]) needs --allow-wildcard.
   Replay it with mcpwire conformance FILE.jsonl.`,
-  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical]
+  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical|short]
     [--token-env VAR] [--require-token] [--allow-host NAME] [--allow-origin ORIGIN] [--session-idle MS] [--json]
   Serves the configured servers' tools as one MCP server, filtered as the config says (allow/deny,
   --agent: one agent's tools block), results capped, to clients of either era (2025 initialize or
-  2026-07-28). Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
+  2026-07-28). Tools are named by alias (mcp_<server>_<tool>, the default), canonical name
+  (mcp.<server>.<tool>) or, with --names short, the server's own name where no other server has
+  it. Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
   --stdio (the default): one client on stdin/stdout, e.g. as the command of another MCP host.
   --listen: Streamable HTTP at http://HOST:PORT/mcp, and /mcp/<agent> for each agent of the config.
   Only requests whose Host names this machine (or --allow-host) and whose Origin, if any, is such a

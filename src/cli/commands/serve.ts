@@ -18,7 +18,7 @@ export interface ServeLine {
   target: CommandLine;
   listen: { host: string; port: number } | undefined;
   agent: string | undefined;
-  names: 'alias' | 'canonical';
+  names: 'alias' | 'canonical' | 'short';
   tokenEnv: string | undefined;
   requireToken: boolean;
   allowHosts: string[];
@@ -131,7 +131,7 @@ export function parseServeArgs(args: string[]): ServeLine {
       if (values[flag] !== undefined) throw new UsageError(`serve: --${flag} goes with --listen (over stdio the client is the process that started this one)`);
     }
   }
-  if (values.names !== undefined && values.names !== 'alias' && values.names !== 'canonical') throw new UsageError(`serve: --names takes alias (provider-safe, the default) or canonical (mcp.<server>.<tool>), got "${values.names}"`);
+  if (values.names !== undefined && !['alias', 'canonical', 'short'].includes(values.names)) throw new UsageError(`serve: --names takes alias (provider-safe, the default), canonical (mcp.<server>.<tool>) or short (the server's own name where no other server has it), got "${values.names}"`);
   const idleMs = values['session-idle'] === undefined ? undefined : Number(values['session-idle']);
   if (idleMs !== undefined && !(Number.isInteger(idleMs) && idleMs > 0)) throw new UsageError(`serve: --session-idle takes a whole number of milliseconds, got "${values['session-idle']}"`);
   const transport = values.transport === 'streamable-http' ? 'http' : values.transport;
