@@ -18,6 +18,9 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   --url URL                 one HTTP server: Streamable HTTP, then legacy HTTP+SSE if the server refuses it
   --transport http|sse      with --url: only that transport (http = Streamable HTTP)
   --header "K: V"           with --url: a header on every request (repeatable; values never printed)
+  --cert FILE --key FILE    with --url: a client certificate for mutual TLS (PEM files); an encrypted key
+                            takes its passphrase from $MCPWIRE_KEY_PASSPHRASE (never printed)
+  --ca FILE                 with --url: trust this CA bundle (PEM) for the server's certificate
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
@@ -223,7 +226,8 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
   it), secret values as ***.`,
   add: `mcpwire add NAME [--user] [--force] [--era ERA] (-- COMMAND ARGS... [-e NAME[=VALUE]] [--cwd DIR]
-    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR])
+    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR]
+      [--cert FILE --key FILE [--key-passphrase-env VAR]] [--ca FILE])
   Saves a server under NAME in ./mcpwire.json (mcpServers JSON; --user: $MCPWIRE_USER_CONFIG, else
   $XDG_CONFIG_HOME/mcpwire/mcpwire.json, else ~/.config/mcpwire/mcpwire.json, mode 0600). The rest of
   the file is kept; the write is atomic; an existing NAME is replaced only with --force.
@@ -231,6 +235,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   a credential's name (Authorization, X-Api-Key, API_KEY, ...) or shaped like a token, a credential in
   the URL, or the value of --api-key/--token in the command is refused (exit 2), never quoted.
   -e NAME saves \${NAME} (passed through); --bearer-env VAR: Authorization: Bearer \${VAR}.
+  --cert/--key/--ca (mTLS) save the files' absolute paths; an encrypted key's passphrase as \${VAR}.
 Examples:
   $ mcpwire add every -- npx -y @modelcontextprotocol/server-everything
   $ mcpwire add github --url https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN --user
