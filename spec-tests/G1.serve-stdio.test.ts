@@ -101,8 +101,11 @@ describe('G1 serve --stdio: the SDK v1 client against server-everything and serv
     const progress: number[] = [];
     const done = await client.callTool({ name: 'mcp_everything_trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
     assert.match(textOf(done), /completed/);
-    await until(() => progress.length === 3, 'three progress notifications');
-    assert.deepEqual(progress, [1, 2, 3]);
+    // SDK v1 hands notifications to their handler a microtask late but settles a response at once: when the last
+    // progress and the answer arrive in one read (likely under load), the answer removes the handler first and the
+    // SDK drops that progress. It would do the same talking to server-everything directly, so only the ones before can be required.
+    await until(() => progress.length >= 2, 'the progress notifications before the answer');
+    assert.deepEqual(progress, [1, 2, 3].slice(0, progress.length));
   });
 
   test('G1: tools/list_changed from upstream is forwarded, and the new tool is served', async (t) => {
