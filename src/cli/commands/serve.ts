@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isLoopbackAddress } from '../../util/http-guard.js';
-import { eraOption, timeoutOption, type CommandLine } from '../options.js';
+import { eraOption, SERVER_TARGET_OPTIONS, timeoutOption, type CommandLine } from '../options.js';
 import { err, openServers, out } from '../process.js';
 import { resolveConfig } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
@@ -91,16 +91,7 @@ export function parseServeArgs(args: string[]): ServeLine {
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         'session-idle': { type: 'string' },
-        config: { type: 'string' },
-        'project-local': { type: 'string' },
-        local: { type: 'string' },
-        'daemon-config': { type: 'string' },
-        url: { type: 'string' },
-        transport: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        env: { type: 'string', short: 'e', multiple: true },
-        cwd: { type: 'string' },
-        name: { type: 'string' },
+        ...SERVER_TARGET_OPTIONS,
         era: { type: 'string' },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
