@@ -101,8 +101,11 @@ describe('G1 serve --stdio: the SDK v1 client against server-everything and serv
     const progress: number[] = [];
     const done = await client.callTool({ name: 'mcp_everything_trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
     assert.match(textOf(done), /completed/);
-    await until(() => progress.length === 3, 'three progress notifications');
-    assert.deepEqual(progress, [1, 2, 3]);
+    // SDK v1 hands notifications to their handler a microtask late but settles a response at once: when the last
+    // progress and the answer arrive in one read (likely under load), the answer removes the handler first and the
+    // SDK drops that progress. It would do the same talking to server-everything directly, so only the ones before can be required.
+    await until(() => progress.length >= 2, 'the progress notifications before the answer');
+    assert.deepEqual(progress, [1, 2, 3].slice(0, progress.length));
   });
 
   test('G1: tools/list_changed from upstream is forwarded, and the new tool is served', async (t) => {
@@ -189,4 +192,28 @@ describe('G1 serve --stdio: mcpwire itself as the downstream client, both eras',
       assert.equal(textOf(answer), `Echo: mcpwire ${era}`);
     });
   }
+});
+
+describe('G1 serve --names short', () => {
+  test('G1: a tool only one server has keeps its own name; names two servers share stay aliases; prompts and resources alike', async (t) => {
+    const project = writeProject(t, [fixtureUpstream('alpha', { TS_TOOLS: 'echo,only-here', TS_EXTRAS: 'resources,prompts' }), fixtureUpstream('beta', { TS_TOOLS: 'echo', TS_EXTRAS: 'resources,prompts' })]);
+    const { client } = await sdkV1(t, ['--config', project, '--names', 'short']);
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    assert.deepEqual(names, ['mcp_alpha_echo', 'mcp_beta_echo', 'only-here']);
+    assert.equal(textOf(await client.callTool({ name: 'only-here', arguments: { text: 'bare' } })), 'bare');
+    assert.equal(textOf(await client.callTool({ name: 'mcp_beta_echo', arguments: { text: 'aliased' } })), 'aliased');
+    // Both servers have a prompt "greet" and a resource memo://one: they stay apart.
+    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name).sort(), ['alpha.greet', 'beta.greet']);
+    assert.deepEqual((await client.listResources()).resources.map((r) => r.uri).sort(), ['mcpwire:alpha:memo://one', 'mcpwire:beta:memo://one']);
+  });
+
+  test('G1: in front of one server, short names, prompts and resource URIs are the server\'s own, and completion reaches it', async (t) => {
+    const project = writeProject(t, [fixtureUpstream('solo', { TS_TOOLS: 'echo', TS_EXTRAS: 'resources,prompts' })]);
+    const { client } = await sdkV1(t, ['--config', project, '--names', 'short']);
+    assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['echo']);
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'first call before any list' } })), 'first call before any list');
+    assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ['memo://one']);
+    assert.deepEqual((await client.readResource({ uri: 'memo://one' })).contents, [{ uri: 'memo://one', mimeType: 'text/plain', text: 'contents of memo://one' }]);
+    assert.deepEqual((await client.getPrompt({ name: 'greet', arguments: { who: 'Lin' } })).messages, [{ role: 'user', content: { type: 'text', text: 'hello Lin' } }]);
+  });
 });

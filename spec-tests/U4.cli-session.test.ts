@@ -403,7 +403,7 @@ describe('#18 item 15: mcpwire completion', () => {
     writeConfig({ echo: echoEntry(), other: echoEntry() });
     assert.match(bash(`source <("${process.execPath}" "${bin}" completion bash); complete -p mcpwire`), /complete -F _mcpwire mcpwire/);
     const words = (line: string) => bash(`${shim()}; source <(mcpwire completion bash); COMP_WORDS=(${line}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _mcpwire; printf '%s\\n' "\${COMPREPLY[@]}"`).split('\n').filter(Boolean);
-    assert.deepEqual(words("mcpwire se"), ['servers', 'session']);
+    assert.deepEqual(words("mcpwire se").sort(), ['servers', 'serve', 'session'].sort());
     assert.ok(words("mcpwire tools --ti").includes('--timeout'));
     assert.deepEqual(words("mcpwire session ''"), ['start', 'stop', 'status']);
     assert.deepEqual(words("mcpwire tools --server ''").sort(), ['echo', 'other']);

@@ -34,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/commands/ping.js')).ping(rest);
     case 'doctor':
       return (await import('./cli/commands/doctor.js')).doctor(rest);
+    case 'pin':
+      return (await import('./cli/commands/pin.js')).pin(rest);
+    case 'trust':
+      return (await import('./cli/commands/pin.js')).trust(rest);
     case 'config':
       return (await import('./cli/commands/config.js')).configCommand(rest);
     case 'add':

@@ -67,6 +67,7 @@ export { LATEST_MODERN_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from './clie
 export { DEFAULT_MAX_INPUT_ROUNDS } from './client/input-required.js';
 export { DEFAULT_LISTEN_ACK_TIMEOUT_MS } from './client/listen.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
+export type { HttpTlsOptions } from './transport/http-client.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';
@@ -101,6 +102,7 @@ export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, typ
 export type { ToolNameProblem } from './toolsource/naming.js';
 export type { CallStats, Clock, RestartPolicy, SecretResolver, ServerState, ServerStatus } from './toolsource/supervisor.js';
 export { capResult, type CappedResult } from './toolsource/truncate.js';
+export { canonicalJson, fingerprintTool, FilePinStore, MemoryPinStore, pinFileFor, type PinStore, type PinPolicy, type PinnedServer, type ToolDrift } from './toolsource/pins/index.js';
 export type { KestrelLogger, KestrelMcp, KestrelMcpEvents, KestrelMcpOptions, KestrelTool, KestrelToolResult, KestrelToolsChange } from './toolsource/kestrel/plugin.js';
 export type { Approval, KestrelConfig, KestrelSamplingConfig } from './toolsource/kestrel/config.js';
 export type { Sampler, SamplingContent, SamplingMessage, SamplingRequest, SamplingResponse } from './toolsource/kestrel/sampling.js';

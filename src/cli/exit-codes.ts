@@ -5,7 +5,8 @@
 import { AuthError, McpClientError, OAuthError, type McpErrorCode } from '../errors.js';
 import { UsageError } from './usage.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7, auth: 8 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, closed: 4, timeout: 5, protocol: 6, rpc: 7, auth: 8, drift: 9 } as const;
+// 9 is pin --check's alone (G2): tool definitions differ from the pins, which CI must tell apart from a server that failed.
 
 // An unknown tool or server shares 3 with config: both are fixed on the caller's side, and the usage text has always said so.
 const EXIT_FOR: Record<McpErrorCode, number> = {

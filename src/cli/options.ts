@@ -8,6 +8,24 @@ import { parseProtocolEra } from '../toolsource/config/era.js';
 import { describeArgError } from './arg-errors.js';
 import { commandHelp, HelpShown, UsageError } from './usage.js';
 
+/**
+ * The flags that name the servers a command works on (a config file, or an
+ * ad-hoc --url / command), for the commands that parse their own table
+ * (serve, record) and must read them exactly as the others do.
+ */
+export const SERVER_TARGET_OPTIONS = {
+  config: { type: 'string' },
+  'project-local': { type: 'string' },
+  local: { type: 'string' },
+  'daemon-config': { type: 'string' },
+  url: { type: 'string' },
+  transport: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  env: { type: 'string', short: 'e', multiple: true },
+  cwd: { type: 'string' },
+  name: { type: 'string' },
+} as const;
+
 const OPTIONS = {
   config: { type: 'string' },
   'project-local': { type: 'string' },
@@ -18,6 +36,9 @@ const OPTIONS = {
   url: { type: 'string' },
   transport: { type: 'string' },
   header: { type: 'string', multiple: true, default: [] as string[] },
+  cert: { type: 'string' },
+  key: { type: 'string' },
+  ca: { type: 'string' },
   env: { type: 'string', short: 'e', multiple: true, default: [] as string[] },
   cwd: { type: 'string' },
   name: { type: 'string' },

@@ -193,7 +193,17 @@ async function request(socket: string, message: Reply, onLine: (reply: Reply) =>
       while ((end = buffered.indexOf('\n')) !== -1) {
         const text = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
-        if (text !== '' && onLine(JSON.parse(text) as Reply) === true) {
+        if (text === '') continue;
+        let reply: Reply;
+        try {
+          reply = JSON.parse(text) as Reply;
+        } catch {
+          // Thrown here it would be uncaught (a listener's): the request fails, and the caller decides (runInSession falls back).
+          connection.destroy();
+          reject(Object.assign(new Error('the session answered a line that is not JSON'), { code: 'EPROTO' }));
+          return;
+        }
+        if (onLine(reply) === true) {
           connection.destroy();
           resolve();
           return;

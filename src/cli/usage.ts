@@ -18,6 +18,9 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   --url URL                 one HTTP server: Streamable HTTP, then legacy HTTP+SSE if the server refuses it
   --transport http|sse      with --url: only that transport (http = Streamable HTTP)
   --header "K: V"           with --url: a header on every request (repeatable; values never printed)
+  --cert FILE --key FILE    with --url: a client certificate for mutual TLS (PEM files); an encrypted key
+                            takes its passphrase from $MCPWIRE_KEY_PASSPHRASE (never printed)
+  --ca FILE                 with --url: trust this CA bundle (PEM) for the server's certificate
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
@@ -48,7 +51,8 @@ const COMMON_OPTIONS = `Output and limits (every command):
 export const EXIT_TABLE = `Exit status (the same for every command):
   0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown server or tool)
   4 closed: a server would not start, exited, hung up or was unreachable    5 timeout    6 protocol: the server broke MCP
-  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    9 drift: pin --check found tool definitions changed since pinned
+  130 / 143 after SIGINT / SIGTERM (servers closed first)`;
 
 export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
@@ -69,6 +73,8 @@ Commands:
   prompt NAME [k=v...]      get a prompt, rendered as [role] text
   ping                      ping every server, with the round-trip time
   doctor                    check the config, its secrets and every server
+  pin [--check|--diff]      record the servers' tool definitions; --check: exit 9 if any changed, --diff: show how
+  trust SERVER [TOOL]       approve a server's (or one tool's) current definitions after a change
   login SERVER              log in to an OAuth-protected HTTP server (browser, or --paste)
   logout SERVER             forget the OAuth credentials stored for a server
   auth status               the stored OAuth credentials (never their values)
@@ -196,6 +202,23 @@ Example:
   $ mcpwire doctor --config mcpwire.json
   ok   example (ready, 2 tools, protocol 2025-11-25 (legacy))
   no problems found`,
+  pin: `mcpwire pin [--check | --diff] [--user] [--server KEY] [SERVER OPTIONS] [--json]
+  Starts the config's servers and records each tool's definition (name, title, description, schemas,
+  annotations, _meta) as a SHA-256 fingerprint in .mcpwire/pins.json beside the config (--user: the
+  user's file). A server with "pin": "block" is then offered exactly these definitions; see README "Pinning".
+  --check compares instead: exit 9 if a tool changed, is new, was renamed or vanished (for CI), 0 if not.
+  --diff shows what changed: description lines as -/+, schema changes at their JSON Pointer.
+Example:
+  $ mcpwire pin --check --config mcpwire.json
+  DRIFT weather: changed forecast
+  1 server drifted from .mcpwire/pins.json; mcpwire pin --diff shows how; approve with mcpwire trust SERVER [TOOL], or mcpwire pin to record all`,
+  trust: `mcpwire trust SERVER [TOOL] [--user] [SERVER OPTIONS] [--json]
+  Starts SERVER and approves what it lists now: every tool (its pins become exactly the listing), or
+  one TOOL (for a rename, the old name's pin goes; for a tool no longer listed, its pin goes).
+  Prints the diff it approved. A running host sees the approval at its next look at the pins.
+Example:
+  $ mcpwire trust weather forecast --config mcpwire.json
+  trusted weather forecast: written to .mcpwire/pins.json`,
   config: `mcpwire config sources [--json]
 mcpwire config show [--config FILE|CLIENT] [--json]
   sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
@@ -203,7 +226,8 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
   it), secret values as ***.`,
   add: `mcpwire add NAME [--user] [--force] [--era ERA] (-- COMMAND ARGS... [-e NAME[=VALUE]] [--cwd DIR]
-    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR])
+    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR]
+      [--cert FILE --key FILE [--key-passphrase-env VAR]] [--ca FILE])
   Saves a server under NAME in ./mcpwire.json (mcpServers JSON; --user: $MCPWIRE_USER_CONFIG, else
   $XDG_CONFIG_HOME/mcpwire/mcpwire.json, else ~/.config/mcpwire/mcpwire.json, mode 0600). The rest of
   the file is kept; the write is atomic; an existing NAME is replaced only with --force.
@@ -211,6 +235,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   a credential's name (Authorization, X-Api-Key, API_KEY, ...) or shaped like a token, a credential in
   the URL, or the value of --api-key/--token in the command is refused (exit 2), never quoted.
   -e NAME saves \${NAME} (passed through); --bearer-env VAR: Authorization: Bearer \${VAR}.
+  --cert/--key/--ca (mTLS) save the files' absolute paths; an encrypted key's passphrase as \${VAR}.
 Examples:
   $ mcpwire add every -- npx -y @modelcontextprotocol/server-everything
   $ mcpwire add github --url https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN --user
@@ -241,11 +266,13 @@ Examples:
   (or --allow-host) and whose Origin, if any, is such a host's (or --allow-origin); binding every
   interface (0.0.0.0, [::]) needs --allow-wildcard.
   Replay it with mcpwire conformance FILE.jsonl.`,
-  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical]
+  serve: `mcpwire serve [--stdio | --listen HOST:PORT] [--agent NAME] [--names alias|canonical|short]
     [--token-env VAR] [--require-token] [--allow-host NAME] [--allow-origin ORIGIN] [--session-idle MS] [--json]
   Serves the configured servers' tools as one MCP server, filtered as the config says (allow/deny,
   --agent: one agent's tools block), results capped, to clients of either era (2025 initialize or
-  2026-07-28). Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
+  2026-07-28). Tools are named by alias (mcp_<server>_<tool>, the default), canonical name
+  (mcp.<server>.<tool>) or, with --names short, the server's own name where no other server has
+  it. Their resources are mcpwire:<server>:<uri>, their prompts <server>.<prompt>.
   --stdio (the default): one client on stdin/stdout, e.g. as the command of another MCP host.
   --listen: Streamable HTTP at http://HOST:PORT/mcp, and /mcp/<agent> for each agent of the config.
   Only requests whose Host names this machine (or --allow-host) and whose Origin, if any, is such a

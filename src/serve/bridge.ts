@@ -12,8 +12,13 @@ import { ConfigError, McpClientError, RpcError, UnknownToolError } from '../erro
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import { RpcFault } from './peer.js';
 
-/** How served tools are named: `alias` (provider-safe, `^[a-zA-Z0-9_-]{1,64}$`, the default) or `canonical` (`mcp.<key>.<tool>`). */
-export type ServedNames = 'alias' | 'canonical';
+/**
+ * How served tools are named: `alias` (provider-safe, `^[a-zA-Z0-9_-]{1,64}$`,
+ * the default), `canonical` (`mcp.<key>.<tool>`), or `short` (the upstream's
+ * own name where no other server has a tool of that name, else the alias:
+ * a gateway in front of one server then looks like that server).
+ */
+export type ServedNames = 'alias' | 'canonical' | 'short';
 
 /** A resource URI as served: `mcpwire:<key>:<the upstream's URI>` (server keys hold no `:`), so it reads back unambiguously. */
 const URI_SCHEME = 'mcpwire:';
@@ -26,6 +31,9 @@ export interface BridgeCallOptions {
 }
 
 export class ToolSourceBridge {
+  /** With `short` names: prompt names served bare, and the server each is of (from the last prompts/list). */
+  private readonly shortPrompts = new Map<string, string>();
+
   constructor(
     readonly source: ToolSource,
     private readonly names: ServedNames = 'alias',
@@ -34,11 +42,37 @@ export class ToolSourceBridge {
   /** The tools `agent` may use (all of them without one), as MCP Tool objects. */
   async listTools(agent: string | undefined): Promise<Tool[]> {
     const listed = await this.source.tools(agent === undefined ? {} : { agent });
-    return listed.filter((d) => d.available !== false).map((d) => this.toTool(d));
+    const unique = this.names === 'short' ? this.uniqueUpstreamNames() : undefined;
+    return listed.filter((d) => d.available !== false).map((d) => this.toTool(d, unique));
   }
 
-  private toTool(d: ListedTool): Tool {
-    const tool: Tool = { name: this.names === 'alias' ? d.alias : d.name, description: d.description, inputSchema: d.parameters as Tool['inputSchema'] };
+  /** Upstream tool names that only one registered tool has (counted over every server, not one agent's view, so a name does not change with the view). */
+  private uniqueUpstreamNames(): Map<string, string> {
+    const count = new Map<string, number>();
+    const canonical = new Map<string, string>();
+    for (const d of this.source.registered()) {
+      count.set(d.mcp_tool_name, (count.get(d.mcp_tool_name) ?? 0) + 1);
+      canonical.set(d.mcp_tool_name, d.name);
+    }
+    for (const [name, n] of count) if (n > 1) canonical.delete(name);
+    return canonical;
+  }
+
+  /** The canonical name a served name stands for: a short name maps back; an alias or canonical name is the source's to resolve. */
+  private async sourceName(name: string): Promise<string> {
+    if (this.names !== 'short' || this.source.resolve(name)) return name;
+    let found = this.uniqueUpstreamNames().get(name);
+    if (found === undefined && this.source.registered().length === 0) {
+      // Nothing discovered yet (a first call before any tools/list): discover, then look again.
+      await this.source.discover();
+      found = this.uniqueUpstreamNames().get(name);
+    }
+    return found ?? name;
+  }
+
+  private toTool(d: ListedTool, unique: Map<string, string> | undefined): Tool {
+    const name = this.names === 'canonical' ? d.name : unique?.get(d.mcp_tool_name) === d.name ? d.mcp_tool_name : d.alias;
+    const tool: Tool = { name, description: d.description, inputSchema: d.parameters as Tool['inputSchema'] };
     if (d.title !== undefined) tool.title = d.title;
     if (Object.keys(d.returns).length > 0) tool.outputSchema = d.returns as Tool['outputSchema'];
     if (d.annotations !== undefined) tool.annotations = d.annotations;
@@ -55,7 +89,7 @@ export class ToolSourceBridge {
    */
   async callTool(name: string, args: JsonObject, agent: string | undefined, options: BridgeCallOptions): Promise<JsonObject> {
     try {
-      const done = await this.source.call(name, args, {
+      const done = await this.source.call(await this.sourceName(name), args, {
         signal: options.signal,
         ...(agent === undefined ? {} : { agent }),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -74,7 +108,8 @@ export class ToolSourceBridge {
 
   /** The server key of a served tool name, when it is registered. */
   serverOf(name: string): string | undefined {
-    return this.source.resolve(name)?.mcp_server;
+    const found = this.source.resolve(name) ?? (this.names === 'short' ? this.source.resolve(this.uniqueUpstreamNames().get(name) ?? '') : undefined);
+    return found?.mcp_server;
   }
 
   /** Ready servers whose capabilities include `kind`, in config order. Starting them first, as tools/list would. */
@@ -89,48 +124,110 @@ export class ToolSourceBridge {
     return keys;
   }
 
+  /**
+   * Whether resource URIs are served as the upstream sent them: with `short`
+   * names, when only one server has resources (no two can collide then);
+   * otherwise they are `mcpwire:<key>:<uri>`.
+   */
+  private async resourceKeys(): Promise<{ keys: string[]; bare: boolean }> {
+    const keys = await this.serversWith('resources');
+    return { keys, bare: this.names === 'short' && keys.length === 1 };
+  }
+
+  /** The server and upstream URI of a served resource URI (or template). */
+  private async resourceTarget(uri: string): Promise<{ key: string; upstream: string; bare: boolean }> {
+    if (this.names === 'short' && !uri.startsWith(URI_SCHEME)) {
+      const { keys, bare } = await this.resourceKeys();
+      if (bare) return { key: keys[0]!, upstream: uri, bare };
+    }
+    return { ...upstreamUri(uri), bare: false };
+  }
+
   /** Every server's resources, URIs namespaced. A server whose list fails is left out (K2: its tools still work). */
   async listResources(): Promise<JsonObject[]> {
     const out: JsonObject[] = [];
-    for (const key of await this.serversWith('resources')) {
+    const { keys, bare } = await this.resourceKeys();
+    for (const key of keys) {
       const listed = await this.source.withServer(key, (c) => c.listResources()).catch(() => undefined);
-      for (const r of listed?.resources ?? []) out.push({ ...r, uri: servedUri(key, r.uri) });
+      for (const r of listed?.resources ?? []) out.push(bare ? r : { ...r, uri: servedUri(key, r.uri) });
     }
     return out;
   }
 
   async listResourceTemplates(): Promise<JsonObject[]> {
     const out: JsonObject[] = [];
-    for (const key of await this.serversWith('resources')) {
+    const { keys, bare } = await this.resourceKeys();
+    for (const key of keys) {
       const listed = await this.source.withServer(key, (c) => c.listResourceTemplates()).catch(() => undefined);
-      for (const t of listed?.resourceTemplates ?? []) out.push({ ...t, uriTemplate: servedUri(key, t.uriTemplate) });
+      for (const t of listed?.resourceTemplates ?? []) out.push(bare ? t : { ...t, uriTemplate: servedUri(key, t.uriTemplate) });
     }
     return out;
   }
 
   async readResource(uri: string, signal: AbortSignal): Promise<JsonObject> {
-    const { key, upstream } = upstreamUri(uri);
+    const { key, upstream, bare } = await this.resourceTarget(uri);
     const result = await this.upstream(() => this.source.withServer(key, (c) => c.readResource(upstream, { signal })));
+    if (bare) return result as JsonObject;
     // The contents name the URI they are of: the served form, so a client can match them to what it asked.
     const contents = Array.isArray(result.contents) ? result.contents.map((c) => (typeof c.uri === 'string' ? { ...c, uri: servedUri(key, c.uri) } : c)) : result.contents;
     return { ...result, contents } as JsonObject;
   }
 
-  /** Every server's prompts, named `<key>.<prompt>`. */
+  /** completion/complete, sent to the server whose prompt or resource template the ref names, in that server's own names. */
+  async complete(params: Record<string, unknown>, signal: AbortSignal): Promise<JsonObject> {
+    const ref = params.ref as Record<string, unknown> | undefined;
+    let key: string;
+    let upstreamRef: Record<string, unknown>;
+    if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const target = await this.promptTarget(ref.name);
+      if (!target) throw new RpcFault(ErrorCodes.InvalidParams, `completion/complete: no prompt "${ref.name}"; prompts/list lists them`);
+      key = target.key;
+      upstreamRef = { ...ref, name: target.prompt };
+    } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const target = await this.resourceTarget(ref.uri);
+      key = target.key;
+      upstreamRef = { ...ref, uri: target.upstream };
+    } else {
+      throw new RpcFault(ErrorCodes.InvalidParams, 'completion/complete needs params.ref: {type: "ref/prompt", name} or {type: "ref/resource", uri}');
+    }
+    return (await this.upstream(() => this.source.withServer(key, (c) => c.request('completion/complete', { ...params, ref: upstreamRef } as JsonObject, { signal })))) as JsonObject;
+  }
+
+  /** Every server's prompts, named `<key>.<prompt>` (with `short` names, a prompt no other server has keeps its own name). */
   async listPrompts(): Promise<JsonObject[]> {
-    const out: JsonObject[] = [];
+    const all: { key: string; prompt: JsonObject & { name: string } }[] = [];
     for (const key of await this.serversWith('prompts')) {
       const listed = await this.source.withServer(key, (c) => c.listPrompts()).catch(() => undefined);
-      for (const p of listed?.prompts ?? []) out.push({ ...p, name: `${key}.${p.name}` });
+      for (const p of listed?.prompts ?? []) all.push({ key, prompt: p as JsonObject & { name: string } });
     }
-    return out;
+    const count = new Map<string, number>();
+    for (const { prompt } of all) count.set(prompt.name, (count.get(prompt.name) ?? 0) + 1);
+    this.shortPrompts.clear();
+    return all.map(({ key, prompt }) => {
+      if (this.names === 'short' && count.get(prompt.name) === 1) {
+        this.shortPrompts.set(prompt.name, key);
+        return prompt;
+      }
+      return { ...prompt, name: `${key}.${prompt.name}` };
+    });
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<JsonObject> {
+    const target = await this.promptTarget(name);
+    if (!target) throw new RpcFault(ErrorCodes.InvalidParams, `no prompt "${name}": served prompts are named <server>.<prompt>${this.names === 'short' ? ' (or their own name, where only one server has it)' : ''}; prompts/list lists them`);
+    return (await this.upstream(() => this.source.withServer(target.key, (c) => c.getPrompt(target.prompt, args, { signal })))) as JsonObject;
+  }
+
+  /** The server and upstream name of a served prompt name. */
+  private async promptTarget(name: string): Promise<{ key: string; prompt: string } | undefined> {
+    if (this.names === 'short') {
+      if (!this.shortPrompts.has(name)) await this.listPrompts();
+      const key = this.shortPrompts.get(name);
+      if (key !== undefined) return { key, prompt: name };
+    }
     const dot = name.indexOf('.');
     const key = dot > 0 ? name.slice(0, dot) : '';
-    if (!this.source.status().some((s) => s.key === key)) throw new RpcFault(ErrorCodes.InvalidParams, `no prompt "${name}": served prompts are named <server>.<prompt>; prompts/list lists them`);
-    return (await this.upstream(() => this.source.withServer(key, (c) => c.getPrompt(name.slice(dot + 1), args, { signal })))) as JsonObject;
+    return this.source.status().some((s) => s.key === key) ? { key, prompt: name.slice(dot + 1) } : undefined;
   }
 
   /** An upstream failure as the downstream client should see it. */

@@ -126,6 +126,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   }
 
   async function post(req: IncomingMessage, res: ServerResponse, agent: string | undefined, sessionId: string | undefined): Promise<void> {
+    // A browser sends text/plain (or a form) across origins without a preflight: such a POST from a page on any
+    // local port would pass the Origin check (it compares host names) and run a stateless tools/call. JSON only.
+    if ((header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+      req.resume();
+      return plain(res, 415, 'a POST body must be Content-Type: application/json');
+    }
     const body = await readBoundedBody(req, maxBodyBytes);
     if (body === undefined) {
       problem(`refused a POST body over ${maxBodyBytes} bytes`);
@@ -157,6 +163,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
       const modern = modernRequest(req, messages);
       if (modern.ok === false) return rpcError(res, 400, modern.code, modern.why);
       // Stateless (2026-07-28): a session for this one POST, ended with it.
+      if (requestIds.length === 0) {
+        // Notifications only: nothing will answer them, so no exchange waits (it would never end): 202, as a session's are.
+        const once = transient(agent);
+        for (const m of messages) once.session.receive(m);
+        once.session.close('the request ended');
+        res.writeHead(202).end();
+        return;
+      }
       return exchange(res, transient(agent), requestIds, calls && wantsSse, true, messages, Array.isArray(value));
     }
     open.lastActive = Date.now();
@@ -170,6 +184,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
 
   /** Runs a POST's requests on `open` and answers them: one JSON body (a batch when a batch came), or an SSE stream. */
   function exchange(res: ServerResponse, open: HttpSession, ids: JsonRpcId[], sse: boolean, stateless: boolean, messages: unknown[], batch: boolean): void {
+    // An id already waiting (on another POST, or twice in this batch) would take over that POST's stream: the first
+    // POST would then never hear its answer. Refused here, before the session sees it.
+    const clash = ids.find((id, at) => open.streams.has(id) || ids.indexOf(id) !== at);
+    if (clash !== undefined) {
+      if (stateless) open.session.close('the request ended');
+      return rpcError(res, 400, ErrorCodes.InvalidRequest, `request id ${JSON.stringify(clash)} is already in use by a request not yet answered`);
+    }
     const waiting = new Set(ids);
     const answers: JsonRpcMessage[] = [];
     let finished = false;

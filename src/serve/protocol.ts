@@ -32,7 +32,7 @@ export interface ServeSessionOptions {
 
 /** What this server can do, in both eras' shape. */
 function serverCapabilities(): JsonObject {
-  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} };
+  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
 }
 
 /** Every version this server speaks: the modern ones by server/discover, the 2025 ones by initialize. */
@@ -172,6 +172,8 @@ export class ServeSession {
         const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : undefined;
         return bridge.getPrompt(params.name, args, context.signal);
       }
+      case 'completion/complete':
+        return bridge.complete(params, context.signal);
       case 'subscriptions/listen':
         // The modern era's channel for list changes (a legacy client hears them after initialized, above).
         return serveListen(params, context, (listener) => bridge.onChange(listener));

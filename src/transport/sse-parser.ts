@@ -115,8 +115,16 @@ export function createSseParser(options: SseParserOptions): SseParser {
       return addData(text, from, end, lineBytes < 0 ? -1 : lineBytes - (from - start));
     }
     if (first === 0x3a) return true; // a comment
-    let colon = text.indexOf(':', start);
-    if (colon === -1 || colon > end) colon = end;
+    // Only a colon within the longest field name we read ("event", "retry") matters: a search of the whole
+    // text would scan past this line to the next colon, for every colon-less line (quadratic in the read).
+    let colon = end;
+    for (let i = start, stop = Math.min(end, start + 6); i < stop; i++) {
+      if (text.charCodeAt(i) === 0x3a) {
+        colon = i;
+        break;
+      }
+    }
+    if (colon === end && end - start > 5) return true; // an unknown field without a colon
     const from = colon + 1 < end && text.charCodeAt(colon + 1) === 0x20 ? colon + 2 : Math.min(colon + 1, end);
     switch (colon - start) {
       case 4: // data

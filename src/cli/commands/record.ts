@@ -11,7 +11,7 @@ import type { ServerParams } from '../../client/connect.js';
 import type { ListenOptions, RecordOptions, RecordTarget } from '../../recorder/command.js';
 import { unknownServerError } from '../../toolsource/unknown-tool.js';
 import { isWildcardAddress } from '../../util/addresses.js';
-import { eraOption, timeoutOption, type CommandLine } from '../options.js';
+import { eraOption, SERVER_TARGET_OPTIONS, timeoutOption, type CommandLine } from '../options.js';
 import { openServers } from '../process.js';
 import { resolveConfig } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
@@ -68,17 +68,8 @@ export function parseRecordArgs(args: string[]): Omit<RecordOptions, 'target'> &
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         'allow-wildcard': { type: 'boolean' },
-        config: { type: 'string' },
+        ...SERVER_TARGET_OPTIONS,
         server: { type: 'string' },
-        'project-local': { type: 'string' },
-        local: { type: 'string' },
-        'daemon-config': { type: 'string' },
-        url: { type: 'string' },
-        transport: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        env: { type: 'string', short: 'e', multiple: true },
-        cwd: { type: 'string' },
-        name: { type: 'string' },
         description: { type: 'string' },
         source: { type: 'string' },
         timeout: { type: 'string' },

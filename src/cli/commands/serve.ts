@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isLoopbackAddress } from '../../util/http-guard.js';
-import { eraOption, timeoutOption, type CommandLine } from '../options.js';
+import { eraOption, SERVER_TARGET_OPTIONS, timeoutOption, type CommandLine } from '../options.js';
 import { err, openServers, out } from '../process.js';
 import { resolveConfig } from '../target.js';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
@@ -18,7 +18,7 @@ export interface ServeLine {
   target: CommandLine;
   listen: { host: string; port: number } | undefined;
   agent: string | undefined;
-  names: 'alias' | 'canonical';
+  names: 'alias' | 'canonical' | 'short';
   tokenEnv: string | undefined;
   requireToken: boolean;
   allowHosts: string[];
@@ -91,16 +91,7 @@ export function parseServeArgs(args: string[]): ServeLine {
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         'session-idle': { type: 'string' },
-        config: { type: 'string' },
-        'project-local': { type: 'string' },
-        local: { type: 'string' },
-        'daemon-config': { type: 'string' },
-        url: { type: 'string' },
-        transport: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        env: { type: 'string', short: 'e', multiple: true },
-        cwd: { type: 'string' },
-        name: { type: 'string' },
+        ...SERVER_TARGET_OPTIONS,
         era: { type: 'string' },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
@@ -131,7 +122,7 @@ export function parseServeArgs(args: string[]): ServeLine {
       if (values[flag] !== undefined) throw new UsageError(`serve: --${flag} goes with --listen (over stdio the client is the process that started this one)`);
     }
   }
-  if (values.names !== undefined && values.names !== 'alias' && values.names !== 'canonical') throw new UsageError(`serve: --names takes alias (provider-safe, the default) or canonical (mcp.<server>.<tool>), got "${values.names}"`);
+  if (values.names !== undefined && !['alias', 'canonical', 'short'].includes(values.names)) throw new UsageError(`serve: --names takes alias (provider-safe, the default), canonical (mcp.<server>.<tool>) or short (the server's own name where no other server has it), got "${values.names}"`);
   const idleMs = values['session-idle'] === undefined ? undefined : Number(values['session-idle']);
   if (idleMs !== undefined && !(Number.isInteger(idleMs) && idleMs > 0)) throw new UsageError(`serve: --session-idle takes a whole number of milliseconds, got "${values['session-idle']}"`);
   const transport = values.transport === 'streamable-http' ? 'http' : values.transport;

@@ -77,8 +77,9 @@ export class FilePinStore implements PinStore {
   }
 
   get(server: string): PinnedServer | undefined {
-    const found = this.read().servers[server];
-    return found === undefined ? undefined : structuredClone(found);
+    // Own records only: a server keyed "constructor" or "toString" must not find Object.prototype's members.
+    const { servers } = this.read();
+    return Object.hasOwn(servers, server) ? structuredClone(servers[server]) : undefined;
   }
 
   set(server: string, pinned: PinnedServer): void {
