@@ -52,6 +52,8 @@ test('T2/T3 audit: a field name with no colon has an empty value, whatever the n
   const seen = parse(['data: a\nevent\n z\nretry\n 5\n\n']);
   assert.deepEqual(seen.events, [ev('a')]);
   assert.deepEqual(seen.retries, []);
+  // "event" alone is the field event with an empty value: it clears a type set earlier in the block.
+  assert.deepEqual(parse(['event: a\nevent\ndata: x\n\n']).events, [ev('x')]);
 });
 
 test('T2/T3 audit: retry takes any string of ASCII digits, 0 to 9 included', () => {
