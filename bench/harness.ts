@@ -25,7 +25,7 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * (floor-http); toolsource-startup-8 gets 8 bare server processes started
  * concurrently (floor-8-servers), the machine's floor.
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -58,6 +58,7 @@ export const WORKLOADS = [
   'cli-cold-tools',
   'cli-session-call',
   'cli-version',
+  'serve-call',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 
