@@ -1,73 +1,33 @@
 // SPEC A3 (#19 item 4): mTLS at the transport layer. Certificates are made by
-// the test with openssl (skipped visibly without it): a CA, a server
-// certificate for 127.0.0.1, a client certificate from that CA (plain and
-// with an encrypted key) and one from another CA. The server is a local
+// the test with openssl (skipped visibly without it; helpers/mtls.ts): a CA, a
+// server certificate for 127.0.0.1, a client certificate from that CA (plain
+// and with an encrypted key) and one from another CA. The server is a local
 // node:https endpoint that requires a client certificate and answers the few
 // MCP requests the client sends. The key and passphrase are canaries: they
 // must never appear in an error.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpClient } from '../src/client/client.js';
+import { connect } from '../src/client/connect.js';
 import { ConfigError } from '../src/errors.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
+import { MTLS_PASSPHRASE as PASSPHRASE, MTLS_SKIP, startMtlsWorld, type MtlsWorld } from './helpers/mtls.js';
 
-const OPENSSL = '/usr/bin/openssl';
-const PASSPHRASE = 'canary-passphrase-7f3a91';
+const KEY_CANARY = 'canarykeymaterial0c4e2b';
 
-describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'openssl not found at /usr/bin/openssl' }, () => {
-  let dir = '';
+describe('A3 mTLS over node:https', { skip: MTLS_SKIP }, () => {
+  let world: MtlsWorld;
   let url = '';
-  let server: https.Server;
-  const file = (name: string) => path.join(dir, name);
-  const ssl = (...args: string[]) => execFileSync(OPENSSL, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-
-  function issue(name: string, ca: string, subject: string, ext?: string): void {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    const extArgs = ext === undefined ? [] : ['-extfile', ext];
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-out', `${name}.crt`, ...extArgs);
-  }
+  const file = (name: string) => world.file(name);
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-a3-'));
-    for (const ca of ['ca', 'other-ca']) ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=${ca}`);
-    execFileSync('sh', ['-c', 'printf "subjectAltName=IP:127.0.0.1\\n" > san.ext'], { cwd: dir });
-    issue('server', 'ca', '/CN=127.0.0.1', 'san.ext');
-    issue('client', 'ca', '/CN=client');
-    issue('stranger', 'other-ca', '/CN=stranger');
-    ssl('pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', 'client-enc.key');
-
-    server = https.createServer({ key: readFileSync(file('server.key')), cert: readFileSync(file('server.crt')), ca: readFileSync(file('ca.crt')), requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(405).end();
-        const message = JSON.parse(text) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
-        if (message.id === undefined) return void res.writeHead(202).end();
-        const result =
-          message.method === 'initialize'
-            ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'mtls', version: '1.0.0' } }
-            : message.method === 'tools/list'
-              ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
-              : { content: [{ type: 'text', text: `echo ${message.params?.arguments?.text ?? ''}` }] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    world = await startMtlsWorld();
+    url = world.url;
   });
 
-  after(() => {
-    server?.closeAllConnections();
-    server?.close();
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => world?.close());
 
   const client = (tls: ConstructorParameters<typeof StreamableHttpTransport>[0]['tls']) =>
     new McpClient(new StreamableHttpTransport({ url, server: 'secure-box', tls }));
@@ -114,18 +74,22 @@ describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'opens
   test('A3: no client certificate is an error naming the server', async () => {
     const error = await failure({ ca: file('ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /requires a client certificate and none was given; set tls\.cert and tls\.key/);
     assertNoSecrets(error);
   });
 
   test('A3: a client certificate from another CA is refused, the error names the server', async () => {
     const error = await failure({ cert: file('stranger.crt'), key: file('stranger.key'), ca: file('ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /check that tls\.cert was issued by a CA the server trusts/);
     assertNoSecrets(error);
   });
 
   test('A3: a server certificate the given CA does not trust is an error, not a connection', async () => {
     const error = await failure({ cert: file('client.crt'), key: file('client.key'), ca: file('other-ca.crt') });
     assert.match(error.message, /secure-box/);
+    assert.match(error.message, /server's certificate is not trusted; check tls\.ca/);
+    assert.match(error.message, /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY/, 'the network verdict stays in the chain');
     assertNoSecrets(error);
   });
 
@@ -145,5 +109,56 @@ describe('A3 mTLS over node:https', { skip: existsSync(OPENSSL) ? false : 'opens
     assert.ok(missing instanceof ConfigError, String(missing));
     assert.match(missing.message, /no such file: .*nope\.crt/);
     assert.match(missing.message, /secure-box/);
+  });
+
+  test('A3: a missing key file is a ConfigError naming the path; a key file that is not PEM is refused without quoting it (canary)', async () => {
+    const missing = await failure({ cert: file('client.crt'), key: file('gone.key') });
+    assert.ok(missing instanceof ConfigError, String(missing));
+    assert.match(missing.message, /secure-box/);
+    assert.match(missing.message, /tls\.key/);
+    assert.match(missing.message, /no such file: .*gone\.key/);
+
+    writeFileSync(file('junk.key'), `${KEY_CANARY}\n`);
+    const junk = await failure({ cert: file('client.crt'), key: file('junk.key') });
+    assert.ok(junk instanceof ConfigError, String(junk));
+    assert.match(junk.message, /junk\.key holds no PEM block/);
+    assert.ok(!`${junk.message}${String(junk.stack)}`.includes(KEY_CANARY), 'the key file content leaked');
+
+    // A canary inside real-looking PEM text: OpenSSL's verdict must not quote it.
+    const fake = `-----BEGIN PRIVATE KEY-----\n${KEY_CANARY}\n-----END PRIVATE KEY-----\n`;
+    const bad = await failure({ cert: file('client.crt'), key: fake, passphrase: PASSPHRASE });
+    assert.ok(bad instanceof ConfigError, String(bad));
+    assertNoSecrets(bad);
+    assert.ok(!`${bad.message}${String(bad.stack)}`.includes(KEY_CANARY), 'the key text leaked');
+  });
+
+  test('A3: through connect() with ServerParams: good cert lists and calls; diagnostics never carry the key or passphrase', async () => {
+    const seen: string[] = [];
+    const c = await connect(
+      { transport: 'streamable-http', url, server: 'secure-box', tls: { cert: file('client.crt'), key: file('client-enc.key'), passphrase: PASSPHRASE, ca: file('ca.crt') } },
+      { onDiagnostic: (d) => seen.push(JSON.stringify(d)) },
+    );
+    try {
+      assert.deepEqual((await c.listTools()).tools.map((tool) => tool.name), ['echo']);
+      assert.deepEqual((await c.callTool('echo', { text: 'params' })).content, [{ type: 'text', text: 'echo params' }]);
+    } finally {
+      await c.close();
+    }
+    const all = seen.join('\n');
+    assert.ok(!all.includes(PASSPHRASE) && !all.includes('PRIVATE KEY'), 'a diagnostic carried key material');
+  });
+
+  test('A3: tls with the fetch path is refused at start: fetch takes no client certificate', async () => {
+    for (const options of [{ fetch: globalThis.fetch }, { httpClient: 'fetch' as const }]) {
+      const c = new McpClient(new StreamableHttpTransport({ url, server: 'secure-box', tls: { cert: file('client.crt'), key: file('client.key') }, ...options }));
+      const error = await c.connect().then(
+        () => assert.fail('connect succeeded'),
+        (e: unknown) => e as Error,
+      );
+      await c.close().catch(() => {});
+      assert.ok(error instanceof ConfigError, String(error));
+      assert.match(error.message, /secure-box/);
+      assert.match(error.message, /need the node:https request path/);
+    }
   });
 });

@@ -30,7 +30,8 @@ test('import "mcpwire" loads neither cross-spawn, the SSE parser nor the config 
   // The tool source itself (supervisor, config readers, Kestrel's layer) loads on first use too: only its door is
   // imported, and the three small pure modules behind the synchronous helpers a host calls on its own results
   // (compileFilter, enabledForAgent, capResult: #16 item 14), which import nothing outside node:crypto.
-  const eager = new Set(['entry.js', 'registry.js', 'naming.js', 'truncate.js']);
+  // The pin stores and fingerprints a host may construct before opening a source (SPEC G2): small, node:crypto/node:fs only.
+  const eager = new Set(['entry.js', 'registry.js', 'naming.js', 'truncate.js', 'pins/index.js', 'pins/canonical.js', 'pins/store.js']);
   assert.deepEqual(modules.filter((url) => /\/dist\/toolsource\//.test(url) && !eager.has(url.split('/dist/toolsource/')[1]!)), []);
 });
 

@@ -67,6 +67,7 @@ export { LATEST_MODERN_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from './clie
 export { DEFAULT_MAX_INPUT_ROUNDS } from './client/input-required.js';
 export { DEFAULT_LISTEN_ACK_TIMEOUT_MS } from './client/listen.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/streamable-http.js';
+export type { HttpTlsOptions } from './transport/http-client.js';
 export { SseTransport, type SseTransportOptions } from './transport/sse.js';
 export type { HttpTransportOptions } from './transport/http-base.js';
 export type { HeaderProvider, HttpAuth, HttpHeaderOptions } from './transport/http-headers.js';

@@ -106,6 +106,9 @@ export async function withSession<T>(command: string, line: CommandLine, job: (s
       onDiagnostic: (d) => {
         if (d.kind === 'transport-fallback') {
           err(`note: ${d.server} refused Streamable HTTP (HTTP ${d.status}); trying the legacy HTTP+SSE transport at the same URL (--transport http or sse, or "type" in a config, skips this)\n`);
+        } else if (d.kind === 'tool-drift' && d.withheld.length > 0 && command !== 'pin' && command !== 'trust') {
+          // SPEC G2: a tool held back by "pin": "block" is not silently missing from the output.
+          err(`note: ${d.server}: ${d.withheld.length} tool${d.withheld.length === 1 ? '' : 's'} withheld by "pin": "block" (${d.withheld.slice(0, 5).join(', ')}${d.withheld.length > 5 ? ', …' : ''}): changed, new or renamed since pinned; mcpwire pin --diff shows how, mcpwire trust ${d.server} approves\n`);
         } else if (verbose) err(`${d.server}: ${redact(describeDiagnostic(d), masked)}\n`);
       },
       ...(verbose

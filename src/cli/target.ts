@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerParams } from '../client/connect.js';
+import type { HttpTlsOptions } from '../transport/http-client.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_RESULT_CAP_BYTES, type SourceServer, type ToolSourceConfig } from '../toolsource/config/types.js';
 import { loadToolSourceConfig } from '../toolsource/tool-source.js';
 import type { CommandLine } from './options.js';
@@ -68,6 +69,7 @@ async function configFromLine(command: string, line: CommandLine): Promise<ToolS
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to a server given by -- COMMAND or --url`);
   }
   if (values.header.length > 0 || values.env.length > 0) throw new UsageError('--header and --env apply to a server given by -- COMMAND or --url');
+  if (tlsFlagGiven(values)) throw new UsageError('--cert, --key and --ca apply to a server given by --url; in a config file, give the server a "tls" object');
   const file = configPath(values);
   if (file === undefined) throw noServerGiven(command);
   const config = await loadToolSourceConfig({
@@ -132,8 +134,11 @@ function adHocConfig(line: CommandLine): ToolSourceConfig {
       transport === 'sse'
         ? { transport: 'sse', url: url.href, headers, server: key }
         : { transport: 'streamable-http', url: url.href, headers, server: key, ...(transport === undefined ? { fallbackToSse: true } : {}) };
+    const tls = tlsFlags(values, url, secrets);
+    if (tls !== undefined) params.tls = tls;
   } else {
     if (values.header.length > 0 || values.transport !== undefined) throw new UsageError('--header and --transport apply to --url, not to a stdio server');
+    if (tlsFlagGiven(values)) throw new UsageError('--cert, --key and --ca apply to --url (an HTTPS server), not to a stdio server');
     const env: Record<string, string> = {};
     values.env.forEach((pair, index) => {
       const eq = pair.indexOf('=');
@@ -163,6 +168,32 @@ function adHocConfig(line: CommandLine): ToolSourceConfig {
     agents: {},
     secrets: secrets.filter((s) => s !== ''),
   };
+}
+
+function tlsFlagGiven(values: CommandLine['values']): boolean {
+  return values.cert !== undefined || values.key !== undefined || values.ca !== undefined;
+}
+
+/**
+ * --cert, --key and --ca (#19 item 4, SPEC A3) as the server's tls options:
+ * paths against this folder, read and checked by the transport when it
+ * starts (a missing file is a ConfigError naming it). The passphrase of an
+ * encrypted key comes from $MCPWIRE_KEY_PASSPHRASE, never a flag: a command
+ * line is visible to every user of the machine. It is a secret to scrub.
+ */
+function tlsFlags(values: CommandLine['values'], url: URL, secrets: string[]): HttpTlsOptions | undefined {
+  if (!tlsFlagGiven(values)) return undefined;
+  if (url.protocol !== 'https:') throw new UsageError('--cert, --key and --ca need an https: --url');
+  if ((values.cert === undefined) !== (values.key === undefined)) throw new UsageError(`a client certificate needs both --cert and --key; --${values.cert === undefined ? 'cert' : 'key'} is missing`);
+  for (const flag of ['cert', 'key', 'ca'] as const) if (values[flag] === '') throw new UsageError(`--${flag} needs the path of a PEM file`);
+  const passphrase = process.env.MCPWIRE_KEY_PASSPHRASE;
+  const tls: HttpTlsOptions = {
+    ...(values.cert !== undefined && values.key !== undefined ? { cert: path.resolve(values.cert), key: path.resolve(values.key) } : {}),
+    ...(values.ca !== undefined ? { ca: path.resolve(values.ca) } : {}),
+    ...(passphrase && values.key !== undefined ? { passphrase } : {}),
+  };
+  if (tls.passphrase !== undefined) secrets.push(tls.passphrase);
+  return tls;
 }
 
 /** Programs that run another program: the key comes from what they run. */

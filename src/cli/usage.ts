@@ -18,6 +18,9 @@ const SERVER_OPTIONS = `Which servers (every command that talks to servers):
   --url URL                 one HTTP server: Streamable HTTP, then legacy HTTP+SSE if the server refuses it
   --transport http|sse      with --url: only that transport (http = Streamable HTTP)
   --header "K: V"           with --url: a header on every request (repeatable; values never printed)
+  --cert FILE --key FILE    with --url: a client certificate for mutual TLS (PEM files); an encrypted key
+                            takes its passphrase from $MCPWIRE_KEY_PASSPHRASE (never printed)
+  --ca FILE                 with --url: trust this CA bundle (PEM) for the server's certificate
   -e, --env K=V             with --: a variable for the server (repeatable; merged over this environment)
   --cwd DIR                 with --: the server's working folder
   --name KEY                the key of a server given by -- or --url (default: derived, see below)
@@ -48,7 +51,8 @@ const COMMON_OPTIONS = `Output and limits (every command):
 export const EXIT_TABLE = `Exit status (the same for every command):
   0 ok    1 the tool reported an error, or a check or case failed    2 usage    3 config (also: unknown server or tool)
   4 closed: a server would not start, exited, hung up or was unreachable    5 timeout    6 protocol: the server broke MCP
-  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    9 drift (pin --check)    130 / 143 after SIGINT / SIGTERM (servers closed first)`;
+  7 the server answered with a JSON-RPC error    8 auth: HTTP 401/403    9 drift: pin --check found tool definitions changed since pinned
+  130 / 143 after SIGINT / SIGTERM (servers closed first)`;
 
 export const USAGE = `mcpwire — an MCP client that speaks the protocol itself
 
@@ -69,8 +73,8 @@ Commands:
   prompt NAME [k=v...]      get a prompt, rendered as [role] text
   ping                      ping every server, with the round-trip time
   doctor                    check the config, its secrets and every server
-  pin [--check|--diff]      pin the tools' definitions; --check: exit 9 on drift; --diff: show it
-  trust SERVER [TOOL]       approve a server's (or one tool's) current definitions
+  pin [--check|--diff]      record the servers' tool definitions; --check: exit 9 if any changed, --diff: show how
+  trust SERVER [TOOL]       approve a server's (or one tool's) current definitions after a change
   login SERVER              log in to an OAuth-protected HTTP server (browser, or --paste)
   logout SERVER             forget the OAuth credentials stored for a server
   auth status               the stored OAuth credentials (never their values)
@@ -198,19 +202,23 @@ Example:
   $ mcpwire doctor --config mcpwire.json
   ok   example (ready, 2 tools, protocol 2025-11-25 (legacy))
   no problems found`,
-  pin: `mcpwire pin [--check|--diff] [--user] [--server KEY] [SERVER OPTIONS] [--json]
-  Records each configured server's tool definitions (SHA-256 over canonical JSON) in .mcpwire/pins.json
-  beside the config (--user: the user's pin file). --check compares them with the pins and exits 9 on
-  drift (changed, added, renamed or removed tools), for CI; --diff prints what changed (description
-  text, schema JSON paths). Needs a config file.
+  pin: `mcpwire pin [--check | --diff] [--user] [--server KEY] [SERVER OPTIONS] [--json]
+  Starts the config's servers and records each tool's definition (name, title, description, schemas,
+  annotations, _meta) as a SHA-256 fingerprint in .mcpwire/pins.json beside the config (--user: the
+  user's file). A server with "pin": "block" is then offered exactly these definitions; see README "Pinning".
+  --check compares instead: exit 9 if a tool changed, is new, was renamed or vanished (for CI), 0 if not.
+  --diff shows what changed: description lines as -/+, schema changes at their JSON Pointer.
 Example:
   $ mcpwire pin --check --config mcpwire.json
-  ok   example: 2 tools as pinned`,
+  DRIFT weather: changed forecast
+  1 server drifted from .mcpwire/pins.json; mcpwire pin --diff shows how; approve with mcpwire trust SERVER [TOOL], or mcpwire pin to record all`,
   trust: `mcpwire trust SERVER [TOOL] [--user] [SERVER OPTIONS] [--json]
-  Approves the server's current tool definitions (or one tool's) into the pin file, so a server under
-  pin: block offers them again.
+  Starts SERVER and approves what it lists now: every tool (its pins become exactly the listing), or
+  one TOOL (for a rename, the old name's pin goes; for a tool no longer listed, its pin goes).
+  Prints the diff it approved. A running host sees the approval at its next look at the pins.
 Example:
-  $ mcpwire trust example echo --config mcpwire.json`,
+  $ mcpwire trust weather forecast --config mcpwire.json
+  trusted weather forecast: written to .mcpwire/pins.json`,
   config: `mcpwire config sources [--json]
 mcpwire config show [--config FILE|CLIENT] [--json]
   sources: the MCP config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex in
@@ -218,7 +226,8 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   show: the config's servers as mcpwire reads them (with each one's protocol era when the config sets
   it), secret values as ***.`,
   add: `mcpwire add NAME [--user] [--force] [--era ERA] (-- COMMAND ARGS... [-e NAME[=VALUE]] [--cwd DIR]
-    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR])
+    | --url URL [--transport http|sse] [--header "K: V"] [--header-env K=VAR] [--bearer-env VAR]
+      [--cert FILE --key FILE [--key-passphrase-env VAR]] [--ca FILE])
   Saves a server under NAME in ./mcpwire.json (mcpServers JSON; --user: $MCPWIRE_USER_CONFIG, else
   $XDG_CONFIG_HOME/mcpwire/mcpwire.json, else ~/.config/mcpwire/mcpwire.json, mode 0600). The rest of
   the file is kept; the write is atomic; an existing NAME is replaced only with --force.
@@ -226,6 +235,7 @@ mcpwire config show [--config FILE|CLIENT] [--json]
   a credential's name (Authorization, X-Api-Key, API_KEY, ...) or shaped like a token, a credential in
   the URL, or the value of --api-key/--token in the command is refused (exit 2), never quoted.
   -e NAME saves \${NAME} (passed through); --bearer-env VAR: Authorization: Bearer \${VAR}.
+  --cert/--key/--ca (mTLS) save the files' absolute paths; an encrypted key's passphrase as \${VAR}.
 Examples:
   $ mcpwire add every -- npx -y @modelcontextprotocol/server-everything
   $ mcpwire add github --url https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN --user

@@ -10,7 +10,7 @@ import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
 import type { BackoffPolicy } from '../util/backoff.js';
 import { isRedirect, nextHop } from './redirects.js';
-import { loadTls } from './node-http-tls.js';
+import { loadTls, tlsHint } from './node-http-tls.js';
 import { cutTail, redact, redactUrlCredentials, urlCredentials } from './redact.js';
 import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
 import { checkHttpClientOptions, chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind, type HttpRequestInit, type HttpTlsOptions } from './http-client.js';
@@ -326,7 +326,10 @@ export abstract class HttpTransportBase {
     if (!(error instanceof Error)) return error;
     if (error instanceof ConfigError) return error; // names headers, never values
     const clean = this.scrub(error.message);
-    return clean === error.message ? error : new Error(clean);
+    const scrubbed = clean === error.message ? error : new Error(clean);
+    // A TLS failure says which setting to check (SPEC A3); the network's words stay underneath, in the cause chain.
+    const hint = this.url.protocol === 'https:' ? tlsHint(error, this.options.tls?.cert !== undefined) : undefined;
+    return hint === undefined ? scrubbed : new Error(`TLS: ${hint}`, { cause: scrubbed });
   }
 
   /** Once close() has let the last requests go: the DELETE of a session, and nothing after it. */

@@ -72,3 +72,34 @@ function explain(error: unknown, options: HttpTlsOptions): string {
   if (/key values mismatch/i.test(message)) return `the key does not belong to the certificate (${message}); give the key the certificate was issued for`;
   return `the certificate, key or CA could not be used (${message}); check that each is PEM`;
 }
+
+/** The server's certificate failed our check: what Node calls each way it can fail. */
+const UNTRUSTED = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+/**
+ * What to check after a TLS failure (SPEC A3: "an error naming the server and
+ * what to check"), or undefined when the error is not one. The network's own
+ * words stay the cause underneath; this only says which setting to look at.
+ * `cert`: a client certificate was configured. Under TLS 1.3 a server that
+ * refuses our certificate does so after the client has finished its side of
+ * the handshake, so all the client sees is a reset; only when a certificate
+ * was sent is a reset taken to mean that.
+ */
+export function tlsHint(error: unknown, cert: boolean): string | undefined {
+  const codes: string[] = [];
+  const words: string[] = [];
+  for (let level: unknown = error, depth = 0; level instanceof Error && depth < 6; level = level.cause, depth++) {
+    const code = (level as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') codes.push(code);
+    words.push(level.message);
+  }
+  const text = words.join(' ');
+  if (codes.some((code) => UNTRUSTED.has(code))) return "the server's certificate is not trusted; check tls.ca (--ca on the command line), the CA bundle that issued the server's certificate, and the certificate's dates";
+  if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) return "the server's certificate is not for this host; check the URL's host, or tls.servername";
+  if (/certificate required|handshake failure/i.test(text) && !cert) return 'the server requires a client certificate and none was given; set tls.cert and tls.key for this server (the CLI\'s --cert and --key)';
+  if (/alert (unknown ca|bad certificate|certificate required|certificate unknown|certificate expired|certificate revoked|access denied|handshake failure)/i.test(text)) {
+    return 'the server refused our client certificate; check that tls.cert was issued by a CA the server trusts and has not expired';
+  }
+  if (cert && codes.includes('ECONNRESET')) return 'the server dropped the connection, which is how a server refuses a client certificate under TLS 1.3; check that tls.cert was issued by a CA the server trusts and has not expired';
+  return undefined;
+}

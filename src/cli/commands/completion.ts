@@ -17,6 +17,8 @@ const { ask, configArgs, identityOf, runtimeDir, socketPath } = sessionClient;
 const OWN_FLAGS: Record<string, string[]> = {
   session: ['idle', 'all'],
   bench: ['quick', 'only'],
+  pin: ['check', 'diff', 'user'],
+  trust: ['user'],
   record: ['out', 'ops', 'proxy', 'listen', 'description', 'elicit', 'replace', 'replace-pattern'],
 };
 

@@ -6,6 +6,7 @@
 
 import { McpClientError } from '../../errors.js';
 import { secretLookingVariables } from '../../toolsource/environment.js';
+import { unusedDenyPatterns } from '../../toolsource/pins/deny-check.js';
 import type { ServerStatus } from '../../toolsource/supervisor.js';
 import { errorText } from '../../util/text.js';
 import { exitCodeOf } from '../exit-codes.js';
@@ -31,6 +32,22 @@ export async function doctor(args: string[]): Promise<number> {
       const exposed = secretLookingVariables(process.env);
       if (stdio.length > 0 && exposed.length > 0) {
         warnings.push(`the host's ${exposed.join(', ')} would be passed to every stdio server (${stdio.join(', ')}) by the env merge; unset them, or embed mcpwire with serverEnvironment: 'safe'`);
+      }
+      // A deny rule that matches none of the listed tools is most often a typo, and a typo looks like a rule that works (SPEC G2).
+      for (const server of session.source.config.servers) {
+        if (server.disabled || server.tools.deny.length === 0 || failed.some((s) => s.key === server.key)) continue;
+        const listed = await session.source.withServer(server.key, async (client) => (await client.listTools(session.requestOptions())).tools).catch(() => undefined);
+        if (listed === undefined) continue;
+        for (const pattern of unusedDenyPatterns(server.tools, listed.map((t) => t.name))) {
+          warnings.push(`${server.key}: the deny rule ${JSON.stringify(pattern)} matches none of its ${listed.length} tools (${listed.slice(0, 5).map((t) => t.name).join(', ')}${listed.length > 5 ? ', …' : ''}); check its spelling`);
+        }
+      }
+      // SPEC G2: what "pin": "block" holds back is a finding, not a failure: the server works, some of its tools wait for approval.
+      for (const server of session.source.config.servers) {
+        const drift = session.source.pinDrift(server.key);
+        if (drift !== undefined && drift.withheld.length > 0) {
+          warnings.push(`${server.key}: ${drift.withheld.length} tool${drift.withheld.length === 1 ? '' : 's'} withheld by "pin": "block" (${drift.withheld.slice(0, 5).join(', ')}${drift.withheld.length > 5 ? ', …' : ''}); mcpwire pin --diff shows what changed, mcpwire trust ${server.key} approves`);
+        }
       }
       return failureStatus(failed);
     });

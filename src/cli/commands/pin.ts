@@ -129,7 +129,9 @@ export async function trust(args: string[]): Promise<number> {
     const { tools, accepts } = await listed(session, key);
     const before = store.get(key);
     if (tool !== undefined && !tools.some((t) => t.name === tool && accepts(t.name)) && !(before && Object.hasOwn(before.tools, tool))) {
-      throw unknownToolError(canonicalName(key, tool), session.source.registered().filter((d) => d.mcp_server === key), { servers: [key] });
+      // Exit 3 like any unknown tool. The suggestions are what the server lists: a withheld tool is not registered, so the registry cannot name it.
+      const listedNames = tools.filter((t) => accepts(t.name)).map((t) => t.name);
+      throw unknownToolError(canonicalName(key, tool), [], { servers: [key], hint: `${key} lists ${listedNames.length > 0 ? listedNames.join(', ') : 'no tools'}` });
     }
     const drift = reviewTools(key, tools, before, 'block', accepts).drift;
     store.set(key, approve(before, tools, { ...(tool !== undefined ? { only: tool } : {}), accepts }));

@@ -45,6 +45,29 @@ function shown(file: string): string {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
+const TLS_FLAGS = ['cert', 'key', 'ca', 'key-passphrase-env'] as const;
+
+/**
+ * A saved server's mcpwire `tls` key (#19 item 4, SPEC A3): the certificate,
+ * key and CA files as absolute paths (a saved server is used from any
+ * folder), and an encrypted key's passphrase only as a \${VAR} reference,
+ * like every secret this command writes.
+ */
+function savedTls(values: Record<string, unknown>, url: URL): Record<string, string> | undefined {
+  if (!TLS_FLAGS.some((flag) => values[flag] !== undefined)) return undefined;
+  if (url.protocol !== 'https:') throw new UsageError('--cert, --key and --ca need an https: --url');
+  const [cert, key, ca, passphraseEnv] = TLS_FLAGS.map((flag) => values[flag] as string | undefined);
+  if ((cert === undefined) !== (key === undefined)) throw new UsageError(`a client certificate needs both --cert and --key; --${cert === undefined ? 'cert' : 'key'} is missing`);
+  if (passphraseEnv !== undefined && key === undefined) throw new UsageError('--key-passphrase-env is for an encrypted --key: give --cert and --key too');
+  if (passphraseEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passphraseEnv)) throw new UsageError('--key-passphrase-env takes the name of an environment variable, e.g. --key-passphrase-env MCP_KEY_PASSPHRASE');
+  for (const [flag, value] of [['cert', cert], ['key', key], ['ca', ca]] as const) if (value === '') throw new UsageError(`--${flag} needs the path of a PEM file`);
+  return {
+    ...(cert !== undefined && key !== undefined ? { cert: path.resolve(cert), key: path.resolve(key) } : {}),
+    ...(ca !== undefined ? { ca: path.resolve(ca) } : {}),
+    ...(passphraseEnv !== undefined ? { passphrase: `\${${passphraseEnv}}` } : {}),
+  };
+}
+
 export function add(args: string[]): number {
   const { values, positionals, serverCommand } = parse('add', args, {
     user: { type: 'boolean' },
@@ -54,6 +77,10 @@ export function add(args: string[]): number {
     header: { type: 'string', multiple: true, default: [] },
     'header-env': { type: 'string', multiple: true, default: [] },
     'bearer-env': { type: 'string' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+    ca: { type: 'string' },
+    'key-passphrase-env': { type: 'string' },
     env: { type: 'string', short: 'e', multiple: true, default: [] },
     cwd: { type: 'string' },
     era: { type: 'string' },
@@ -105,8 +132,11 @@ export function add(args: string[]): number {
       written.Authorization = `Bearer \${${bearer}}`;
     }
     if (Object.keys(written).length > 0) entry.headers = written;
+    const tls = savedTls(values, parsed);
+    if (tls !== undefined) entry.tls = tls;
   } else {
     if (headers.length > 0 || headerEnv.length > 0 || bearer !== undefined || values.transport !== undefined) throw new UsageError('--header, --header-env, --bearer-env and --transport apply to --url, not to a stdio server');
+    if (TLS_FLAGS.some((flag) => values[flag] !== undefined)) throw new UsageError('--cert, --key, --ca and --key-passphrase-env apply to --url (an HTTPS server), not to a stdio server');
     const problem = argsProblem(serverCommand!);
     if (problem !== undefined) throw new UsageError(problem);
     entry.command = serverCommand![0];

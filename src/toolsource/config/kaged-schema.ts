@@ -86,6 +86,23 @@ const auth = z.discriminatedUnion(
   { error: 'expected type: bearer, header or oauth' },
 );
 
+/**
+ * #19 item 4 (SPEC A3; ADR-0043 phase 2 "mTLS auth"): a client certificate
+ * for an HTTP server. Files are project-relative paths; the key may instead
+ * come from local.toml (key_ref, PEM text), and its passphrase only from
+ * there: ADR-0011 keeps credentials out of the DSL, so neither is inline.
+ */
+const tlsBlock = z.strictObject(
+  {
+    cert_file: z.string({ error: 'expected the path of a PEM certificate file' }).min(1, { error: 'expected the path of a PEM certificate file' }).optional(),
+    key_file: z.string({ error: 'expected the path of a PEM private key file' }).min(1, { error: 'expected the path of a PEM private key file' }).optional(),
+    key_ref: secretRef.optional(),
+    passphrase_ref: secretRef.optional(),
+    ca_file: z.string({ error: 'expected the path of a PEM CA bundle' }).min(1, { error: 'expected the path of a PEM CA bundle' }).optional(),
+  },
+  { error: 'expected a mapping with cert_file, key_file or key_ref, passphrase_ref and ca_file' },
+);
+
 const isHttpUrl = (value: string) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
 
 const httpUrl = z
@@ -169,6 +186,7 @@ const httpServer = <T extends 'sse' | 'streamable-http'>(transport: T) =>
     url: httpUrl,
     headers: staticHeaders.optional(),
     auth: auth.optional(),
+    tls: tlsBlock.optional(),
     tools: toolFilter.optional(),
     sampling: sampling.optional(),
     min_version: minVersion.optional(),
@@ -189,6 +207,7 @@ const KEYS_OF: Readonly<Record<string, readonly string[]>> = {
   header: ['type', 'header_name', 'secret_ref'],
   oauth: ['type', 'provider', 'scopes', 'client_id_ref', 'client_secret_ref', 'grant', 'private_key_ref', 'private_key_file', 'signing_algorithm', 'assertion_ref', 'assertion_file', 'idp', 'dpop'],
   tools: Object.keys(toolFilter.shape),
+  tls: Object.keys(tlsBlock.shape),
 };
 
 const agentRule = z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }) }, { error: 'expected { enabled: true } or { enabled: false }' });
@@ -241,6 +260,7 @@ type KeysAt = (at: KeyPath, owner: unknown) => { what: string; keys: readonly st
 
 const serverKeysAt: KeysAt = (at, owner) => {
   if (at.at(-1) === 'tools') return { what: 'a tools filter', keys: KEYS_OF.tools! };
+  if (at.at(-1) === 'tls') return { what: 'a tls block', keys: KEYS_OF.tls! };
   if (!isObject(owner)) return undefined;
   if ('transport' in owner) {
     const keys = KEYS_OF[String(owner.transport)];

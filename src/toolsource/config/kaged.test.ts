@@ -145,7 +145,7 @@ describe('C1 kaged project DSL (ADR-0043 §1)', () => {
     ['an unknown transport', 'transport: websocket\n    url: ws://x/', 'transport', 3, 5, 'expected transport: stdio, sse or streamable-http'],
     ['a missing transport', 'command: [x]', 'transport', 2, 3, 'missing; expected transport: stdio, sse or streamable-http'],
     ['url on a stdio server', 'transport: stdio\n    command: [x]\n    url: http://a/', 'url', 5, 5, 'unknown key "url"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
-    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tools, sampling, min_version, protocol_era, pin'],
+    ['command on an sse server', 'transport: sse\n    url: http://a/\n    command: [x]', 'command', 5, 5, 'unknown key "command"; transport sse takes: transport, url, headers, auth, tls, tools, sampling, min_version, protocol_era, pin'],
     ['auth on a stdio server', 'transport: stdio\n    command: [x]\n    auth: { type: bearer, secret_ref: a.b }', 'auth', 5, 5, 'unknown key "auth"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
     ['an unknown key', 'transport: stdio\n    command: [x]\n    timeout: 5', 'timeout', 5, 5, 'unknown key "timeout"; transport stdio takes: transport, command, cwd, env, tools, sampling, min_version, protocol_era, pin'],
     ['a missing command', 'transport: stdio', 'command', 2, 3, 'missing; expected the argv as a list of strings, such as ["node", "server.js"]'],

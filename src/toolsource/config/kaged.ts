@@ -12,6 +12,7 @@ import type { OAuthSettings } from '../../auth/settings.js';
 import type { ServerParams } from '../../client/connect.js';
 import { ConfigError } from '../../errors.js';
 import type { HttpAuth } from '../../transport/http-headers.js';
+import type { HttpTlsOptions } from '../../transport/http-client.js';
 import { readAgentRules } from './kaged-agents.js';
 import { quote } from './quote.js';
 import { MAX_SERVERS, SERVER_KEY, type Checked, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
@@ -256,7 +257,55 @@ function buildTransport(key: string, server: KagedServer, ctx: BuildContext): Bu
   }
 
   // Headers go to the transport as written: the schema refused `${` in them, and the transport substitutes nothing.
-  const params: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }> = { transport: server.transport, server: key, url: server.url, ...(server.headers ? { headers: server.headers } : {}) };
+  const base: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }> = { transport: server.transport, server: key, url: server.url, ...(server.headers ? { headers: server.headers } : {}) };
+  const tls = buildTls(key, server, ctx);
+  const built = buildHttpAuth(key, server, ctx, tls ? { ...base, tls: tls.tls } : base);
+  if (!tls || tls.secrets.length === 0) return built;
+  return { ...built, secrets: [...(built.secrets ?? []), ...tls.secrets] };
+}
+
+/**
+ * #19 item 4 (SPEC A3): the `tls:` block as transport options. Files are
+ * resolved against the project root and read by the transport when it
+ * starts (a missing one is a ConfigError then, naming the path); key_ref and
+ * passphrase_ref come from local.toml now, like every other secret, and are
+ * scrubbed from everything the server's errors say.
+ */
+function buildTls(key: string, server: Extract<KagedServer, { transport: 'sse' | 'streamable-http' }>, ctx: BuildContext): { tls: HttpTlsOptions; secrets: string[] } | undefined {
+  const block = server.tls;
+  if (block === undefined) return undefined;
+  const at = ['mcp', key, 'tls'];
+  if (block.key_file !== undefined && block.key_ref !== undefined) throw ctx.failYaml([...at, 'key_ref'], 'give key_file or key_ref, not both', key);
+  const hasKey = block.key_file !== undefined || block.key_ref !== undefined;
+  if ((block.cert_file === undefined) !== !hasKey) {
+    throw ctx.failYaml([...at, block.cert_file === undefined ? 'cert_file' : 'key_file'], 'a client certificate needs both cert_file and key_file (or key_ref)', key);
+  }
+  if (block.passphrase_ref !== undefined && !hasKey) throw ctx.failYaml([...at, 'passphrase_ref'], 'passphrase_ref is for an encrypted key: give cert_file and key_file (or key_ref) too', key);
+  const lookup = (ref: string | undefined, field: string, multiline: boolean): string | undefined => {
+    if (ref === undefined) return undefined;
+    const got = lookupSecret(ctx.localConfig.secrets, ref, { multiline });
+    if (got.ok) return got.value;
+    // Not deferred to a host resolver, which resolves an auth secret_ref only: a server started without its certificate would fail less clearly.
+    if (got.why === 'missing' && ctx.disabled) return undefined;
+    if (got.why === 'missing') throw ctx.failYaml([...at, field], `${describeLookup(ref, got.why)}${ctx.local ? '' : ' (no local.toml was found beside the project file)'}`, key);
+    throw tomlFail(ctx.local!, ['secrets', ...ref.split('.')], describeLookup(ref, got.why), key);
+  };
+  const keyText = lookup(block.key_ref, 'key_ref', true);
+  const passphrase = lookup(block.passphrase_ref, 'passphrase_ref', false);
+  const file = (value: string | undefined) => (value === undefined ? undefined : path.resolve(ctx.root, value));
+  const keyValue = keyText ?? file(block.key_file);
+  const cert = file(block.cert_file);
+  const ca = file(block.ca_file);
+  const tls: HttpTlsOptions = {
+    ...(cert !== undefined && keyValue !== undefined ? { cert, key: keyValue } : {}),
+    ...(passphrase !== undefined ? { passphrase } : {}),
+    ...(ca !== undefined ? { ca } : {}),
+  };
+  return { tls, secrets: [keyText, passphrase].filter((v): v is string => v !== undefined && v !== '') };
+}
+
+function buildHttpAuth(key: string, server: Extract<KagedServer, { transport: 'sse' | 'streamable-http' }>, ctx: BuildContext, params: Extract<ServerParams, { transport: 'sse' | 'streamable-http' }>): BuiltServer {
+  const at = ['mcp', key];
   const auth = server.auth;
   if (auth === undefined) return { params };
   if (auth.type === 'oauth') {

@@ -24,6 +24,7 @@ import type { SourceServer } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { readEraKey } from './era-key.js';
 import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth } from './oauth-key.js';
+import { readTlsKey } from './tls-key.js';
 
 export type ServerConfig = ServerParams & { name: string };
 
@@ -211,8 +212,16 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
       params.oauth = oauth;
       ctx.secrets.push(...oauthSecrets(oauth));
     }
+    // #19 item 4 (SPEC A3): mcpwire's `tls` key, a client certificate (tls-key.ts).
+    const tls = readTlsKey(entry.tls, resolve, ctx.context.workspaceFolder);
+    if (isOAuthProblem(tls) && unsupported === undefined) throw at(file, doc, [...ctx.at, ...tls.field], tls.detail, name);
+    if (tls && !isOAuthProblem(tls)) {
+      params.tls = tls.tls;
+      ctx.secrets.push(...tls.secrets);
+    }
   } else {
     if (type !== undefined && type !== 'stdio') throw fail('type', `"${type}" needs "url", not "command"`);
+    if (entry.tls !== undefined) throw fail('tls', '"tls" (a client certificate) applies to a remote server (url), not to a command');
     const fields = commandFields(entry);
     if (isProblem(fields)) throw fail(fields.field, fields.detail);
     const command = resolve(fields.command, ['command'], false);
@@ -232,5 +241,5 @@ function readEntry(ctx: EntryContext, raw: unknown): SourceServer {
 }
 
 /** Keys the format defines for a server: a near miss of "command" or "url" among the others is probably a typo of one. */
-const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth', 'pin'];
+const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'serverUrl', 'headers', 'type', 'disabled', 'disabledTools', 'envFile', 'protocolEra', 'oauth', 'auth', 'tls', 'pin'];
 

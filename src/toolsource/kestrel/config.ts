@@ -24,6 +24,8 @@ import { readEraKey } from '../config/era-key.js';
 import { commandFields, entryKind, isProblem, readPinKey, sourceServer, stringMap, urlProblem, type EntryProblem } from '../config/server-entry.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type SourceServer, type ToolSourceConfig } from '../config/types.js';
 import { isProblem as isOAuthProblem, oauthSecrets, readJsonOAuth, type ResolveValue } from '../config/oauth-key.js';
+import { readTlsKey } from '../config/tls-key.js';
+import type { HttpTlsOptions } from '../../transport/http-client.js';
 
 export const KESTREL_PLUGIN = '@kestrel/plugin-mcp';
 
@@ -120,7 +122,7 @@ export function readKestrelConfig(block: unknown, where: KestrelReadOptions = {}
 }
 
 /** The keys a Kestrel server takes, for a "did you mean" when neither command nor url is there. */
-const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra', 'oauth', 'pin'];
+const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'approval', 'timeoutMs', 'protocolEra', 'oauth', 'tls', 'pin'];
 
 interface ReadContext {
   env: Readonly<Record<string, string | undefined>>;
@@ -160,6 +162,26 @@ function readOAuth(raw: unknown, root: string, ctx: ReadContext): OAuthSettings 
   return settings;
 }
 
+/** A remote server's `tls` (tls-key.ts), or why the server is skipped. */
+function readTls(raw: unknown, root: string, ctx: ReadContext): HttpTlsOptions | undefined | string {
+  let problem: string | undefined;
+  const resolve: ResolveValue = (text, keys) => {
+    const resolved = interpolate(text, { env: ctx.env, workspaceFolder: root, userHome: os.homedir() });
+    if (!resolved.ok) {
+      problem ??= `"${keys.join('.')}": ${describeInterpolation(resolved)}`;
+      return '';
+    }
+    for (const secret of resolved.fromEnv) ctx.secrets.add(secret);
+    return resolved.value.trim() === '' ? '' : resolved.value;
+  };
+  const read = readTlsKey(raw, resolve, root);
+  if (problem !== undefined) return problem;
+  if (read === undefined) return undefined;
+  if (isOAuthProblem(read)) return `"${read.field.join('.')}": ${read.detail}`;
+  for (const secret of read.secrets) ctx.secrets.add(secret);
+  return read.tls;
+}
+
 /** One server, or why it is skipped. */
 function readServer(name: string, raw: unknown, root: string, ctx: ReadContext): { server: SourceServer; approval: Approval } | string {
   // Kestrel's own words for both and neither: its hosts log them as they are.
@@ -192,8 +214,13 @@ function readServer(name: string, raw: unknown, root: string, ctx: ReadContext):
     const oauth = readOAuth(entry.oauth, root, ctx);
     if (typeof oauth === 'string') return oauth;
     if (oauth) params.oauth = oauth;
+    // mcpwire's `tls` (#19 item 4, SPEC A3): a client certificate, ${NAME} resolved like headers.
+    const tls = readTls(entry.tls, root, ctx);
+    if (typeof tls === 'string') return tls;
+    if (tls) params.tls = tls;
   } else {
     if (entry.oauth !== undefined) return '"oauth" applies to a remote server (url), not to a command';
+    if (entry.tls !== undefined) return '"tls" (a client certificate) applies to a remote server (url), not to a command';
     const fields = commandFields(entry);
     if (isProblem(fields)) return reason(fields);
     const env = stringMap(entry, 'env');
