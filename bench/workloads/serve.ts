@@ -64,9 +64,9 @@ async function measure(peer: Peer, calls: number, middlePid: number | undefined,
 
 async function prepare(quick: boolean): Promise<Prepared> {
   ensureBuilt();
-  // /proc counts in 10 ms ticks: a sample must cost serve well over 100 ms for the tick to stay under a tenth of it.
-  const calls = quick ? 4_000 : 10_000;
-  const warmUp = quick ? 4_000 : 20_000;
+  // /proc counts in 10 ms ticks: a sample must cost serve ~200 ms for the tick to stay near a twentieth of it; 4k-call samples (~50 ms direct) spread the direct client's figure 2.5× between rounds.
+  const calls = quick ? 10_000 : 20_000;
+  const warmUp = quick ? 10_000 : 40_000;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpwire-bench-serve-'));
   const config = path.join(dir, 'kaged.yaml');
   writeFileSync(config, `mcp:\n  echo:\n    transport: stdio\n    command: ${JSON.stringify(STDIO.echo.command)}\n`);
@@ -101,7 +101,7 @@ async function prepare(quick: boolean): Promise<Prepared> {
   const contender = (id: ContenderId): Contender => ({ id, sample: () => measure(peers.get(id)!, calls, pids.get(id)!.middle, pids.get(id)!.upstream) });
   return {
     contenders: [contender('mcpwire'), contender('serve')],
-    // Five measured rounds even with --quick: two contenders of ~0.3 s a sample keep it well under 30 s.
+    // Five measured rounds even with --quick: two contenders of ~0.2–0.6 s a sample keep it near 10 s.
     plan: { ...LONG_LIVED, rounds: 5, warmups: 1 },
     notes: [
       `${calls} echo calls (16 in flight) per sample after ${warmUp} warm-up calls per client; mcpwire: the client straight to bench/fixtures/echo-server.mjs; serve: the same client to \`mcpwire serve --stdio --names short --config kaged.yaml\` naming that server`,
