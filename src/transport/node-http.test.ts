@@ -338,8 +338,7 @@ describe('T2/T3 (#20): the node:http request path', () => {
 
     // Found by this test: StreamableHttpTransport.consume() (streamable-http.ts, not this path's file) swallows the read's error
     // ('dropped'), so the call fails with "ended before the answer" and the reset's words are lost, on both paths.
-    const lostCause = 'streamable-http.ts consume() drops the read error: the ClosedError says "the response stream ended before the answer", without ECONNRESET';
-    test(`${kind}: a reset in the middle of a POST's SSE answer fails the call with ECONNRESET in the error (T6)`, { todo: lostCause }, async (t) => {
+    test(`${kind}: a reset in the middle of a POST's SSE answer fails the call with ECONNRESET in the error (T6)`, async (t) => {
       const s = await serve(
         t,
         mcpHandler((message, res) => {

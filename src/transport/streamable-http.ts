@@ -32,6 +32,8 @@ const DELETE_TIMEOUT_MS = 2_000;
 interface StreamCursor {
   lastEventId?: string;
   retryMs?: number;
+  /** Why the last read broke, when it did: the network's own words (ECONNRESET …) for an error that ends the request (T6). */
+  dropCause?: unknown;
 }
 
 export class StreamableHttpTransport extends HttpTransportBase implements Transport {
@@ -248,7 +250,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if (end === 'too-large') throw new MessageTooLargeError(this.site(method), this.maxMessageBytes);
       if (answered) return;
       if (cursor.lastEventId === undefined) {
-        throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error('the response stream ended before the answer, and carried no event id to resume from') });
+        const dropped = cursor.dropCause === undefined ? {} : { cause: this.scrubbed(cursor.dropCause) };
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error('the response stream ended before the answer, and carried no event id to resume from', dropped) });
       }
       failures = cursor.lastEventId === progressBefore ? failures + 1 : 0;
       // Retry the GET until a stream is open; each refusal counts once. (Looping back to consume()
@@ -313,8 +316,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           this.handlers?.onMessage(value);
         },
       });
-    } catch {
+    } catch (error) {
       if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
+      cursor.dropCause = error;
       return 'dropped' as const; // the connection broke: for a response stream, a stream end like any other (resume if we can)
     }
   }
