@@ -62,3 +62,18 @@ test('e2e-modern-concurrent16 --quick: mcpwire, the SDK v2 client, ai-sdk and th
     }
   }
 });
+
+test('serve-call --quick: the same mcpwire client direct and through mcpwire serve --stdio, client + serve CPU per call (#21 item 1)', async () => {
+  // The workload checks every echo answer and fails when it cannot find the serve process's upstream child.
+  const records = await quickRecords('serve-call');
+  assertWellFormed(records);
+  for (const unit of ['us CPU/call client+serve', 'us client CPU/call', 'calls/s']) {
+    const rows = records.filter((r) => r.unit === unit);
+    assert.deepEqual(rows.map((r) => r.contender).sort(), ['mcpwire', 'serve'], unit);
+    for (const r of rows) assert.ok(r.baseline === 'mcpwire' && r.median > 0 && Number.isFinite(r.median), `${unit}/${r.contender}: ${r.median}`);
+  }
+  // Through serve the judged figure adds the serve process's CPU to the client's, so it is never below the client's own.
+  const total = records.find((r) => r.contender === 'serve' && r.unit === 'us CPU/call client+serve')!;
+  const client = records.find((r) => r.contender === 'serve' && r.unit === 'us client CPU/call')!;
+  assert.ok(total.min >= client.min, 'client+serve ≥ client alone');
+});

@@ -26,6 +26,7 @@ const COLORS: Record<ContenderId, string> = {
   'floor-8-servers': '#dee2e6',
   'floor-fetch': '#5c5f66',
   'floor-http': '#0b0d0e',
+  serve: '#f76707',
 };
 
 const WIDTH = 1000;

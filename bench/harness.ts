@@ -23,9 +23,11 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * floor of every stdio e2e row, and over Streamable HTTP two bare clients,
  * one on fetch (floor-fetch) and one on node:http with a keep-alive agent
  * (floor-http); toolsource-startup-8 gets 8 bare server processes started
- * concurrently (floor-8-servers), the machine's floor.
+ * concurrently (floor-8-servers), the machine's floor. serve-call (#21
+ * item 1) has mcpwire's client through `mcpwire serve --stdio` (serve)
+ * against the same client direct (mcpwire).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [
@@ -58,6 +60,7 @@ export const WORKLOADS = [
   'cli-cold-tools',
   'cli-session-call',
   'cli-version',
+  'serve-call',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 

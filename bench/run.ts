@@ -22,10 +22,11 @@ import { encodeWorkloads } from './workloads/encode.js';
 import { importColdWorkloads } from './workloads/import-cold.js';
 import { memoryWorkloads } from './workloads/memory.js';
 import { ndjsonWorkloads } from './workloads/ndjson.js';
+import { serveWorkloads } from './workloads/serve.js';
 import { sseWorkloads } from './workloads/sse.js';
 import { toolSourceWorkloads } from './workloads/toolsource.js';
 
-const ALL: Workload[] = [...ndjsonWorkloads, ...sseWorkloads, ...encodeWorkloads, ...e2eWorkloads, ...memoryWorkloads, ...importColdWorkloads, ...toolSourceWorkloads, ...cliColdWorkloads];
+const ALL: Workload[] = [...ndjsonWorkloads, ...sseWorkloads, ...encodeWorkloads, ...e2eWorkloads, ...memoryWorkloads, ...importColdWorkloads, ...toolSourceWorkloads, ...cliColdWorkloads, ...serveWorkloads];
 
 /** Full: one warm-up round and five measured ones keep the whole run near 6 minutes on 2 busy cores (budget: 10). */
 const FULL: Plan = { rounds: 5, warmups: 1, slowSampleMs: 1_500, slowRounds: 3, collectGarbage: true };

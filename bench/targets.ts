@@ -191,6 +191,29 @@ function issue20Targets(records: readonly BenchRecord[]): TargetResult[] {
   return rows;
 }
 
+/**
+ * serve-call (#21 item 1): "a call through serve costs ≤ 1.3× the direct
+ * call's client CPU (both sides measured)". Judged: (client CPU + serve
+ * process CPU) per call through `mcpwire serve --stdio` over the same
+ * client's CPU per call straight to the echo server; the upstream echo
+ * server's CPU is left out of both (it does the same work either way). The
+ * client's share alone and the serve process's are shown beside it.
+ */
+function serveTarget(records: readonly BenchRecord[]): TargetResult {
+  const target = 'serve-call: (client CPU + serve CPU) per call through mcpwire serve --stdio ≤ 1.3× the same client\'s CPU per call direct';
+  const total = find(records, 'serve-call', 'serve', 'us CPU/call client+serve');
+  const direct = find(records, 'serve-call', 'mcpwire', 'us CPU/call client+serve');
+  const client = find(records, 'serve-call', 'serve', 'us client CPU/call');
+  if (!total || !direct || !client) return { target, reference: '' };
+  const ratio = total.median / direct.median;
+  return {
+    target,
+    reference: '',
+    figure: `${x(ratio)} (through serve ${num(total.median)} us CPU/call: client ${num(client.median)} + serve ${num(total.median - client.median)}; direct ${num(direct.median)}; range ${num(total.min)}–${num(total.max)})`,
+    met: ratio <= 1.3,
+  };
+}
+
 export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[] {
   return [
     ratioTarget(records, 'ndjson-small-64k ≤ 1.05× bytes floor', 'SDK ≈ 2.6×', 'ndjson-small-64k', 1.05),
@@ -216,6 +239,7 @@ export function evaluateTargets(records: readonly BenchRecord[]): TargetResult[]
     cliTarget(records, 'cli-cold-tools: mcpwire tools ≤ 1.15× a bare spawn+initialize+tools/list script', 'cli-cold-tools', 1.15),
     cliTarget(records, 'cli-session-call: mcpwire call through a running session ≤ 1.2× node -e 0', 'cli-session-call', 1.2),
     cliTarget(records, 'cli-version: mcpwire --version ≤ 1.5× node -e 0', 'cli-version', 1.5),
+    serveTarget(records),
   ];
 }
 

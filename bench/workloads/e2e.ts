@@ -47,7 +47,7 @@ interface ServerSpec {
  * The servers run on this very Node, never whatever `node` is first on
  * PATH: the clients must face identical servers.
  */
-const STDIO = {
+export const STDIO = {
   everything: { command: [process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
   echo: { command: [process.execPath, path.join(ROOT, 'bench/fixtures/echo-server.mjs')] },
   'v2-stdio': { command: [process.execPath, V2_ECHO, 'stdio'], modern: true },
@@ -65,7 +65,7 @@ process.on('exit', () => {
 const READY_MS = 30_000;
 
 /** One client in its own process, driven over IPC, one op at a time. */
-class Peer {
+export class Peer {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (value: Record<string, number>) => void; reject: (error: Error) => void }>();
   private readonly exited: Promise<void>;
@@ -170,7 +170,7 @@ async function startHttpServer(mode: 'http' | 'http-dual'): Promise<HttpServer> 
  * /proc/<pid>/stat; undefined where there is no /proc. Tells whether the
  * server, not the client, is what limits throughput.
  */
-function processCpuUs(pid: number | undefined): number | undefined {
+export function processCpuUs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // Fields after the ")" that ends the command name: utime is the 12th, stime the 13th, in clock ticks (100 per second on Linux).
@@ -244,9 +244,9 @@ async function measureConcurrent(peer: Peer, calls: number, serverPid: number | 
 }
 
 /** The plan of the long-lived workloads: a sample lasts as long as its calls; no forced GC between samples (see Plan.collectGarbage). */
-const LONG_LIVED = { slowSampleMs: Infinity, collectGarbage: false } as const;
+export const LONG_LIVED = { slowSampleMs: Infinity, collectGarbage: false } as const;
 
-const PEER_NOTE = 'every client in a process of its own (bench/fixtures/e2e-peer.mjs; mcpwire from dist/), every answer checked; CPU = user + system of that process only; server CPU from /proc, 10 ms ticks';
+export const PEER_NOTE = 'every client in a process of its own (bench/fixtures/e2e-peer.mjs; mcpwire from dist/), every answer checked; CPU = user + system of that process only; server CPU from /proc, 10 ms ticks';
 
 /** Echo calls with 16 in flight against a 2025 stdio server. */
 async function concurrent16(quick: boolean, server: ServerSpec): Promise<Prepared> {
