@@ -135,3 +135,18 @@ test('T2/T3 audit: an unfinished id line after multi-byte data is judged by the 
   assert.deepEqual(seen.pushes, [true, true, true, true]);
   assert.deepEqual(seen.events, [ev(data, undefined, id), ev(data, undefined, id)]);
 });
+
+test('W2/T2: whether an event fits the cap never depends on where the reads fall: an id line held across reads adds nothing to the data', () => {
+  // Found by the audit: the unfinished id line was counted together with the event's data so far.
+  const bytes = 'data: a\nid: xxxxxxxxxxxxx\ndata: b\n\n';
+  const whole = parse([bytes], 10);
+  assert.deepEqual(whole.events, [ev('a\nb', undefined, 'xxxxxxxxxxxxx')]);
+  for (let cut = 1; cut < bytes.length; cut++) {
+    const split = parse([bytes.slice(0, cut), bytes.slice(cut)], 10);
+    assert.deepEqual(split.events, whole.events, `cut at ${cut}`);
+    assert.deepEqual(split.pushes, [true, true], `cut at ${cut}`);
+  }
+  // A data line held across reads still counts: over the cap however it is cut.
+  const over = 'data: aaaaa\ndata: bbbbbbb\n\n';
+  for (let cut = 1; cut < over.length; cut++) assert.deepEqual(parse([over.slice(0, cut), over.slice(cut)], 10).events, [], `cut at ${cut}`);
+});

@@ -275,16 +275,28 @@ export function createSseParser(options: SseParserOptions): SseParser {
       }
       const from = Math.max(at, cut);
       if (from < length) {
+        const tail = from === 0 ? bytes : bytes.subarray(from);
         heldBytes += length - from;
         // One unfinished line past the cap (and the room a data line's field name takes) cannot end within it.
-        // (The data so far at its least: a bound counts 3 bytes per unit, which an ASCII event has 1 of.)
-        if (heldBytes + (measured ? dataBytes : dataBytes / MAX_BYTES_PER_UNIT) > maxEventBytes + LINE_SLACK) return overflow();
-        held.push(from === 0 ? bytes : bytes.subarray(from));
+        // Only a data line adds to the event's data so far (counted at its least: a bound counts 3 bytes per
+        // unit, which an ASCII event has 1 of); an id, event or comment line is bounded on its own, so whether
+        // an event fits never depends on where the reads fall.
+        const soFar = mayBeDataLine(held.length > 0 ? held[0]! : tail) ? (measured ? dataBytes : dataBytes / MAX_BYTES_PER_UNIT) : 0;
+        if (heldBytes + soFar > maxEventBytes + LINE_SLACK) return overflow();
+        held.push(tail);
       }
       return true;
     },
   };
 }
+
+/** Whether a line starting with these bytes can still be a `data:` line (a start shorter than `data:` is a prefix of it). */
+function mayBeDataLine(start: Buffer): boolean {
+  const n = Math.min(start.length, DATA_FIELD.length);
+  for (let i = 0; i < n; i++) if (start[i] !== DATA_FIELD[i]) return false;
+  return true;
+}
+const DATA_FIELD = Buffer.from('data:');
 
 /** The index of the first LF or CR in bytes[from...], which has one. */
 function firstLineBreak(bytes: Buffer, from: number): number {
