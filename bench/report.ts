@@ -114,6 +114,39 @@ const WHY_MISSED = [
 ];
 
 /**
+ * The CLI through a keep-alive session (#18 item 13). Timed as whole
+ * processes from outside the bench (pairs against `node -e 0`), so the same
+ * text goes into every RESULTS.md until the bench measures it itself.
+ */
+const CLI_SESSION = [
+  "## The CLI through a keep-alive session (#18 item 13)",
+  "",
+  "`cli-session-call` (bench/workloads/cli-cold.ts: `mcpwire call` through a running `mcpwire session`",
+  "against server-everything, against `node -e 0`) has not yet been through a full `--write` run. Measured",
+  "instead as whole processes timed from outside (the OS's accounting of each finished run), the command",
+  "and `node -e 0` in turn, A B A B …, 30 pairs after a warm-up, pinned to one CPU, Node 20.20.2; quoted:",
+  "the median of the pairwise ratios. 2026-12-03 10:23–10:25 UTC, load average 3–5 (8 engineers on 2",
+  "cores): noisy, so the build before this one (ESM bin, its own session) was measured in the same run.",
+  "",
+  "| command (in a session) | wall, this build | CPU, this build | wall, ESM bin before | this / before, pair by pair |",
+  "| --- | ---: | ---: | ---: | ---: |",
+  "| `tools` | **1.16×, 1.18×** | 1.14×, 1.14× | 1.19×, 1.27× | wall 0.93×, 0.92×; CPU 0.94×, 0.92× |",
+  "| `call get-sum a=1 b=2` | **1.19×, 1.18×** | 1.13×, 1.15× | 1.31×, 1.32× | wall 0.99×, 0.88×; CPU 0.92×, 0.92× |",
+  "",
+  "(two rounds each; an earlier 20-pair round at load 3: `tools` 1.12×, `call` 1.19×, `--version`",
+  "1.05×.) Target ≤ 1.2×: **met, narrowly**, at these loads; a round can land either side of it.",
+  "",
+  "What changed: `bin/mcpwire.js` is CommonJS (`bin/package.json`), and so is the session client it",
+  "requires (`src/cli/session-client.cts`), so a command a session runs never starts Node's ES module",
+  "loader: 121 internal modules load against `node -e 0`'s 94 (`--version`: 109). What is left, from",
+  "`--cpu-prof` of the client: compiling Node's own `net` and stream modules (≈ 2 ms; any command that",
+  "prints to a pipe loads them: a CommonJS file that only prints one line is 1.04× `node -e 0` here),",
+  "reading and compiling the two files, and ≈ 1 ms waiting for the daemon (a `call` round trip on the",
+  "socket is 1.3 ms median, `tools` 0.75 ms, measured in-process). Cold `tools` with no session is",
+  "unchanged by the session code (1.03× wall against the build before it, 2026-12-02).",
+];
+
+/**
  * What the era probe costs per connect (#17 item 1). Measured apart from the
  * bench (scripts/era-probe-cost.mts, which needs the fixtures' servers, not
  * the bench's), so the same text goes into every RESULTS.md.
@@ -191,6 +224,8 @@ export function renderResultsMd(run: RunSummary): string {
     ...WHY_MISSED,
     '',
     ...ERA_PROBE,
+    '',
+    ...CLI_SESSION,
     '',
     '## Ratios',
     '',
