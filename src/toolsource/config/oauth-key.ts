@@ -70,12 +70,8 @@ export function readJsonOAuth(entry: Record<string, unknown>, resolve: ResolveVa
     if (isProblem(file)) return file;
     if (file === undefined) continue;
     if (settings[into] !== undefined) return { field: ['oauth', key], detail: `give "${into}" or "${key}", not both` };
-    const full = path.resolve(folder, file);
-    if (into === 'privateKey') {
-      const pem = readPem(full, ['oauth', key]);
-      if (isProblem(pem)) return pem;
-      settings.privateKey = pem;
-    } else settings.assertion = { file: full };
+    const problem = fromFile(settings, into, path.resolve(folder, file), ['oauth', key]);
+    if (problem) return problem;
   }
   if (raw.idp !== undefined) {
     const idp = raw.idp;
@@ -146,12 +142,8 @@ export function readCodexOAuth(entry: Record<string, unknown>, fromEnv: (variabl
     if (file === undefined) continue;
     if (typeof file !== 'string' || file === '') return { field: ['oauth', key], detail: 'expected a file path' };
     if (settings[into] !== undefined) return { field: ['oauth', key], detail: `give ${key} or the *_env_var key, not both` };
-    const full = path.resolve(folder, file);
-    if (into === 'privateKey') {
-      const pem = readPem(full, ['oauth', key]);
-      if (isProblem(pem)) return pem;
-      settings.privateKey = pem;
-    } else settings.assertion = { file: full };
+    const problem = fromFile(settings, into, path.resolve(folder, file), ['oauth', key]);
+    if (problem) return problem;
   }
   return checked(settings, ['oauth']);
 }
@@ -201,6 +193,18 @@ function checked(settings: OAuthSettings, at: KeyPath): OAuthSettings | OAuthKey
 }
 
 /** A PEM private key file, read now (a disabled server's too: the reader does not know yet). The problem names the file, never its contents. */
+/** A private key is read now (PEM, so a bad file fails the config); an assertion file is read afresh at each grant. */
+function fromFile(settings: OAuthSettings, into: 'privateKey' | 'assertion', file: string, at: KeyPath): OAuthKeyProblem | undefined {
+  if (into === 'assertion') {
+    settings.assertion = { file };
+    return undefined;
+  }
+  const pem = readPem(file, at);
+  if (isProblem(pem)) return pem;
+  settings.privateKey = pem;
+  return undefined;
+}
+
 function readPem(file: string, at: KeyPath): string | OAuthKeyProblem {
   try {
     const stat = statSync(file);
