@@ -63,6 +63,7 @@ export const GROUPS = [
     mutate: ['src/client/connection.ts'],
     tests: [
       'src/client/connection.audit.test.ts',
+      'src/client/connection.audit2.test.ts',
       'src/client/connection.test.ts',
       'spec-tests/W4.jsonrpc-semantics.test.ts',
       'spec-tests/W5.server-requests.test.ts',
