@@ -27,6 +27,7 @@ const COLORS: Record<ContenderId, string> = {
   'floor-fetch': '#5c5f66',
   'floor-http': '#0b0d0e',
   serve: '#f76707',
+  'floor-relay': '#ffc078',
 };
 
 const WIDTH = 1000;

@@ -25,9 +25,10 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * (floor-http); toolsource-startup-8 gets 8 bare server processes started
  * concurrently (floor-8-servers), the machine's floor. serve-call (#21
  * item 1) has mcpwire's client through `mcpwire serve --stdio` (serve)
- * against the same client direct (mcpwire).
+ * against the same client direct (mcpwire), and a bare stdio relay
+ * (floor-relay: parse, remap the id, stringify) as the floor of a proxy.
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve', 'floor-relay'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [

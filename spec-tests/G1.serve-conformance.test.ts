@@ -25,9 +25,7 @@ const REFERENCE = fileURLToPath(new URL('./fixtures/G1-reference-server.mjs', im
 
 /** Scenarios the reference server passes directly that serve fails, and why. */
 const THROUGH_SERVE_FAILS: Readonly<Record<string, string>> = {
-  'tools-call-with-logging': 'upstream notifications/message are not relayed: the tool source has no per-server log hook yet',
-  'resources-subscribe': 'serve does not offer resources/subscribe (nothing would carry notifications/resources/updated back)',
-  'resources-unsubscribe': 'as resources-subscribe',
+  // None since #21 item 1.1 (log lines and resource subscriptions relayed).
 };
 
 interface Cleanup {

@@ -44,7 +44,8 @@ export default {
   timeoutFactor: 2,
   incremental: true,
   incrementalFile: `stryker/incremental/${group.name}.json`,
-  thresholds: { high: group.break, low: group.break - 5, break: group.break },
+  // break: null — the threshold is judged by scripts/audit.mjs on the score without the listed equivalents.
+  thresholds: { high: group.break, low: group.break - 5, break: null },
   reporters: ['json', 'clear-text', 'progress-append-only'],
   jsonReporter: { fileName: `reports/mutation/${group.name}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },

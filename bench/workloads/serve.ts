@@ -23,6 +23,7 @@ import { LONG_LIVED, PEER_NOTE, Peer, processCpuUs, STDIO } from './e2e.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');
+const RELAY = path.join(ROOT, 'bench', 'fixtures', 'floor-relay.mjs');
 
 /** The judged unit: client CPU + serve CPU per call (serve contender), client CPU per call (direct). */
 export const SERVE_UNIT = 'us CPU/call client+serve';
@@ -82,13 +83,15 @@ async function prepare(quick: boolean): Promise<Prepared> {
     for (const [id, spec] of [
       ['mcpwire', STDIO.echo],
       ['serve', served],
+      // The floor of any proxy that reads what it forwards: parse, remap the id, stringify, one write per read.
+      ['floor-relay', { command: [process.execPath, RELAY, ...STDIO.echo.command] }],
     ] as const) {
       const peer = Peer.spawn('mcpwire');
       peers.set(id, peer);
       await peer.start(spec);
-      if (id === 'serve') {
+      if (id !== 'mcpwire') {
         const upstream = childOf(peer.serverPid);
-        if (upstream === undefined) throw new Error(`serve-call: found no upstream child of the serve process ${peer.serverPid}`);
+        if (upstream === undefined) throw new Error(`serve-call: found no upstream child of the ${id} process ${peer.serverPid}`);
         pids.set(id, { middle: peer.serverPid, upstream });
       } else pids.set(id, { upstream: peer.serverPid });
       await peer.request('list');
@@ -100,12 +103,12 @@ async function prepare(quick: boolean): Promise<Prepared> {
   }
   const contender = (id: ContenderId): Contender => ({ id, sample: () => measure(peers.get(id)!, calls, pids.get(id)!.middle, pids.get(id)!.upstream) });
   return {
-    contenders: [contender('mcpwire'), contender('serve')],
+    contenders: [contender('mcpwire'), contender('serve'), contender('floor-relay')],
     // Five measured rounds even with --quick: two contenders of ~0.2–0.6 s a sample keep it near 10 s.
     plan: { ...LONG_LIVED, rounds: 5, warmups: 1 },
     notes: [
-      `${calls} echo calls (16 in flight) per sample after ${warmUp} warm-up calls per client; mcpwire: the client straight to bench/fixtures/echo-server.mjs; serve: the same client to \`mcpwire serve --stdio --names short --config kaged.yaml\` naming that server`,
-      `${SERVE_UNIT}: the client's CPU plus the serve process's (/proc, 10 ms ticks), per call; the direct row has no serve process; us upstream CPU/call: the echo server's`,
+      `${calls} echo calls (16 in flight) per sample after ${warmUp} warm-up calls per client; mcpwire: the client straight to bench/fixtures/echo-server.mjs; serve: the same client to \`mcpwire serve --stdio --names short --config kaged.yaml\` naming that server; floor-relay: the same client to bench/fixtures/floor-relay.mjs (parse, remap the id, stringify, one write per read) in front of that server, the floor of a proxy that reads what it forwards`,
+      `${SERVE_UNIT}: the client's CPU plus the serve process's (/proc, 10 ms ticks), per call; the direct row has no serve process; floor-relay's middle is the relay; us upstream CPU/call: the echo server's`,
       PEER_NOTE,
     ],
     dispose: stopAll,

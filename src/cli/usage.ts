@@ -207,7 +207,8 @@ Example:
   annotations, _meta) as a SHA-256 fingerprint in .mcpwire/pins.json beside the config (--user: the
   user's file). A server with "pin": "block" is then offered exactly these definitions; see README "Pinning".
   --check compares instead: exit 9 if a tool changed, is new, was renamed or vanished (for CI), 0 if not.
-  --diff shows what changed: description lines as -/+, schema changes at their JSON Pointer.
+  --diff shows what changed: description lines as -/+, schema changes at their JSON Pointer; it exits
+  like --check (9 on drift, 0 if none).
 Example:
   $ mcpwire pin --check --config mcpwire.json
   DRIFT weather: changed forecast

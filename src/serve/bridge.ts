@@ -135,7 +135,7 @@ export class ToolSourceBridge {
   }
 
   /** The server and upstream URI of a served resource URI (or template). */
-  private async resourceTarget(uri: string): Promise<{ key: string; upstream: string; bare: boolean }> {
+  async resourceTarget(uri: string): Promise<{ key: string; upstream: string; bare: boolean }> {
     if (this.names === 'short' && !uri.startsWith(URI_SCHEME)) {
       const { keys, bare } = await this.resourceKeys();
       if (bare) return { key: keys[0]!, upstream: uri, bare };

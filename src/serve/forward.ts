@@ -3,14 +3,21 @@
 // downstream client whose call it is, on that call's stream, but only when
 // that client said it can answer them (its capabilities); otherwise they
 // are refused -32601 as the tool source refuses them without a host handler
-// (W5). The tracker knows which calls run where; it sends nothing itself.
+// (W5). Its log lines (notifications/message) go the same way, at the level
+// that client asked for; resource updates go to the clients subscribed
+// (subscriptions.ts). The tracker knows which calls run where; it sends
+// nothing of its own accord.
 
 import type { McpClientOptions } from '../client/client.js';
 import type { RequestContext, RequestHandler } from '../client/connection.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../client/results.js';
 import { RpcError } from '../errors.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
+import type { JsonRpcNotification } from '../jsonrpc/message.js';
+import type { ToolSource } from '../toolsource/tool-source.js';
 import { RpcFault, type HandlerContext } from './peer.js';
 import type { ServeSession } from './protocol.js';
+import { ResourceSubscriptions } from './subscriptions.js';
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
 
@@ -21,14 +28,26 @@ interface ActiveCall {
   context: HandlerContext;
   /** Asked when a request comes, not when the call starts: a first call may start its server, and only then is its tool registered. */
   server: () => string | undefined;
+  /** The level a 2026-07-28 request asked for in its _meta (that era has no logging/setLevel). */
+  logLevel: LoggingLevel | undefined;
+}
+
+/** A level's rank: a message at `level` goes to a client that asked for `wanted` when rank(level) >= rank(wanted). */
+export function levelRank(level: unknown): number {
+  return (LOGGING_LEVELS as readonly unknown[]).indexOf(level);
 }
 
 export class CallTracker {
   private readonly active: ActiveCall[] = [];
+  /** The level each legacy client set with logging/setLevel. */
+  private readonly levels = new Map<ServeSession, LoggingLevel>();
+  /** The level the upstream servers were last asked for: the most verbose any client wants. */
+  private upstreamLevel: LoggingLevel | undefined;
+  readonly subscriptions = new ResourceSubscriptions();
 
   /** A downstream tools/call started; `server` says whose tool it is. The returned function ends it. */
-  begin(session: ServeSession, context: HandlerContext, server: () => string | undefined): () => void {
-    const call: ActiveCall = { session, context, server };
+  begin(session: ServeSession, context: HandlerContext, server: () => string | undefined, logLevel?: LoggingLevel): () => void {
+    const call: ActiveCall = { session, context, server, logLevel };
     this.active.push(call);
     return () => {
       const at = this.active.indexOf(call);
@@ -44,6 +63,63 @@ export class CallTracker {
   handlers(key: string): NonNullable<McpClientOptions['handlers']> {
     const make = (capability: Capability): RequestHandler => (params, context) => this.route(key, capability, params, context);
     return { sampling: make('sampling'), elicitation: make('elicitation'), roots: make('roots') };
+  }
+
+  /**
+   * A notification an upstream server sent (the tool source's
+   * onServerNotification). A log line belongs to the call running on that
+   * server (the latest, when several are), and goes on that call's stream
+   * when its client asked for that level or has set none (a 2025 server may
+   * choose what to send then; a 2026-07-28 request gets log lines only when
+   * it asks). A log line outside any call belongs to no client: dropped.
+   */
+  notification(key: string, notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/resources/updated') return this.subscriptions.updated(key, notification.params?.uri);
+    if (notification.method !== 'notifications/message') return;
+    const params = notification.params ?? {};
+    const rank = levelRank(params.level);
+    if (rank === -1) return; // not a log level: malformed, nothing a client could filter
+    const call = [...this.active].reverse().find((c) => c.server() === key);
+    if (!call) return;
+    const wanted = call.session.era === 'modern' ? call.logLevel : this.levels.get(call.session);
+    if (call.session.era === 'modern' && wanted === undefined) return;
+    if (wanted !== undefined && rank < levelRank(wanted)) return;
+    call.context.notify('notifications/message', params);
+  }
+
+  /**
+   * A legacy client's logging/setLevel: remembered for that client, and the
+   * upstream servers that log are asked for the most verbose level any
+   * client wants (each client's own is applied here, per line).
+   */
+  async setLevel(session: ServeSession, level: LoggingLevel, source: ToolSource): Promise<void> {
+    this.levels.set(session, level);
+    await this.applyLevel(source);
+  }
+
+  /** A client has gone: its level and its subscriptions with it. */
+  forget(session: ServeSession, source: ToolSource): void {
+    this.subscriptions.drop(session, source);
+    if (this.levels.delete(session)) void this.applyLevel(source);
+  }
+
+  private async applyLevel(source: ToolSource): Promise<void> {
+    const wanted = [...this.levels.values()].sort((a, b) => levelRank(a) - levelRank(b))[0];
+    if (wanted === undefined || wanted === this.upstreamLevel) return;
+    this.upstreamLevel = wanted;
+    await source.discover();
+    await Promise.all(
+      source
+        .status()
+        .filter((s) => s.state === 'ready')
+        .map((s) =>
+          source
+            .withServer(s.key, async (client) => {
+              if (client.profile?.capabilities.logging !== undefined) await client.setLoggingLevel(wanted);
+            })
+            .catch(() => undefined),
+        ),
+    );
   }
 
   private async route(key: string, capability: Capability, params: Record<string, unknown> | undefined, context: RequestContext): Promise<unknown> {

@@ -9,8 +9,8 @@
 // the peer. It owns no socket: the listener (stdio, HTTP) gives it `send`.
 
 import type { ListChangedKind } from '../client/client.js';
-import { CLIENT_CAPABILITIES_META_KEY, isModernVersion, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '../client/request-meta.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type JsonObject } from '../client/results.js';
+import { CLIENT_CAPABILITIES_META_KEY, isModernVersion, LOG_LEVEL_META_KEY, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '../client/request-meta.js';
+import { LATEST_PROTOCOL_VERSION, LOGGING_LEVELS, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type JsonObject, type LoggingLevel } from '../client/results.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import { isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/message.js';
 import type { ToolSourceBridge } from './bridge.js';
@@ -30,9 +30,16 @@ export interface ServeSessionOptions {
   onProblem?(text: string): void;
 }
 
-/** What this server can do, in both eras' shape. */
-function serverCapabilities(): JsonObject {
-  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
+/** What this server can do, in both eras' shape. Subscriptions need the call tracker: it is what hears the upstream updates. */
+function serverCapabilities(subscribe: boolean): JsonObject {
+  return { tools: { listChanged: true }, resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) }, prompts: { listChanged: true }, completions: {}, logging: {} };
+}
+
+/** The lists a list_changed kind is about: a client hears of a change only once it has listed one of them. */
+const LIST_KINDS: Readonly<Record<string, ListChangedKind>> = { 'tools/list': 'tools', 'resources/list': 'resources', 'resources/templates/list': 'resources', 'prompts/list': 'prompts' };
+
+function logLevelOf(value: unknown): LoggingLevel | undefined {
+  return (LOGGING_LEVELS as readonly unknown[]).includes(value) ? (value as LoggingLevel) : undefined;
 }
 
 /** Every version this server speaks: the modern ones by server/discover, the 2025 ones by initialize. */
@@ -46,6 +53,8 @@ export class ServeSession {
   /** What the client said it can do: at initialize (legacy), or in the last request's _meta (modern). */
   clientCapabilities: JsonObject = {};
   private initialized = false;
+  /** The kinds of list this client has been answered (legacy list_changed waits for the first: before it, the client knows no list to refresh). */
+  private readonly listed = new Set<ListChangedKind>();
   private readonly offChange: () => void;
 
   constructor(private readonly options: ServeSessionOptions) {
@@ -65,7 +74,13 @@ export class ServeSession {
   /** The client has gone: its calls are cancelled upstream (their signals abort). */
   close(why?: string): void {
     this.offChange();
+    this.options.calls?.forget(this, this.options.bridge.source);
     this.peer.close(why);
+  }
+
+  /** notifications/resources/updated for a resource this client subscribed to, by the URI it subscribed by. */
+  resourceUpdated(uri: string): void {
+    if (this.era === 'legacy' && this.initialized) this.peer.notify('notifications/resources/updated', { uri });
   }
 
   /** Whether the client can be sent a request of this capability (sampling, elicitation, roots). */
@@ -75,7 +90,8 @@ export class ServeSession {
 
   private listChanged(kind: ListChangedKind): void {
     // Legacy: notifications only after initialized (lifecycle). A modern client hears them on its subscriptions/listen request (listen.ts).
-    if (this.era === 'legacy' && this.initialized) this.peer.notify(`notifications/${kind}/list_changed`);
+    // #21 item 1.3: the upstream servers' first listing at start-up is no change to a client that has not listed yet.
+    if (this.era === 'legacy' && this.initialized && this.listed.has(kind)) this.peer.notify(`notifications/${kind}/list_changed`);
   }
 
   private onNotification(notification: JsonRpcNotification): void {
@@ -99,7 +115,7 @@ export class ServeSession {
       this.era = 'legacy';
       this.protocolVersion = version;
       this.clientCapabilities = isObject(request.params?.capabilities) ? (request.params.capabilities as JsonObject) : {};
-      const result: JsonObject = { protocolVersion: version, capabilities: serverCapabilities(), serverInfo: this.options.serverInfo };
+      const result: JsonObject = { protocolVersion: version, capabilities: serverCapabilities(this.options.calls !== undefined), serverInfo: this.options.serverInfo };
       if (this.options.instructions) result.instructions = this.options.instructions;
       return result;
     }
@@ -126,14 +142,21 @@ export class ServeSession {
   }
 
   private discover(): JsonObject {
-    const result: JsonObject = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: serverCapabilities(), ttlMs: 0, cacheScope: 'private' };
+    const result: JsonObject = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: serverCapabilities(this.options.calls !== undefined), ttlMs: 0, cacheScope: 'private' };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
   }
 
   /** The methods both eras share. Lists are whole (one page): the source holds them in memory already. */
   private async method(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
-    const { bridge, agent } = this.options;
+    const result = await this.dispatch(request, context);
+    const kind = LIST_KINDS[request.method];
+    if (kind !== undefined) this.listed.add(kind);
+    return result;
+  }
+
+  private async dispatch(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+    const { bridge, agent, calls } = this.options;
     const params = request.params ?? {};
     const cacheable = this.era === 'modern' ? { ttlMs: 0, cacheScope: 'private' } : {};
     switch (request.method) {
@@ -147,7 +170,8 @@ export class ServeSession {
         const token = isObject(params._meta) ? params._meta.progressToken : undefined;
         const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
         const name = params.name;
-        const done = this.options.calls?.begin(this, context, () => bridge.serverOf(name));
+        const logLevel = isObject(params._meta) ? logLevelOf(params._meta[LOG_LEVEL_META_KEY]) : undefined;
+        const done = calls?.begin(this, context, () => bridge.serverOf(name), logLevel);
         try {
           return await bridge.callTool(params.name, (params.arguments ?? {}) as JsonObject, agent, {
             signal: context.signal,
@@ -177,9 +201,22 @@ export class ServeSession {
       case 'subscriptions/listen':
         // The modern era's channel for list changes (a legacy client hears them after initialized, above).
         return serveListen(params, context, (listener) => bridge.onChange(listener));
-      case 'logging/setLevel':
-        // Upstream log lines are not relayed; the level is accepted so clients that set one go on.
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        if (typeof params.uri !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, `${request.method} needs params.uri, a string`);
+        if (!calls) throw new RpcFault(ErrorCodes.MethodNotFound, `${request.method}: this server was started without a call tracker, so it cannot relay resource updates`);
+        const target = { served: params.uri, ...(await bridge.resourceTarget(params.uri)) };
+        if (request.method === 'resources/subscribe') await calls.subscriptions.subscribe(this, target, bridge.source, context.signal);
+        else await calls.subscriptions.unsubscribe(this, target, bridge.source);
         return {};
+      }
+      case 'logging/setLevel': {
+        const level = logLevelOf(params.level);
+        if (level === undefined) throw new RpcFault(ErrorCodes.InvalidParams, `logging/setLevel: params.level must be one of ${LOGGING_LEVELS.join(', ')}`);
+        // Without a tracker no log line is relayed; the level is accepted so clients that set one go on.
+        await calls?.setLevel(this, level, bridge.source);
+        return {};
+      }
       default:
         throw new RpcFault(ErrorCodes.MethodNotFound, `method not found: ${request.method}`);
     }

@@ -24,6 +24,7 @@ import { PinGuard, type PinOptions } from './pins/guard.js';
 import { defaultPinStore } from './pins/default-store.js';
 import type { ToolDrift } from './pins/review.js';
 import type { Tool } from '../client/results.js';
+import type { JsonRpcNotification } from '../jsonrpc/message.js';
 
 export interface ToolSourceOptions {
   /** The loaded configuration (see loadToolSourceConfig). */
@@ -56,6 +57,12 @@ export interface ToolSourceOptions {
    * advertised (ADR-0043 §5); a host that opts in supplies them here.
    */
   serverHandlers?: (key: string) => McpClientOptions['handlers'] | undefined;
+  /**
+   * Every notification a server sends, with the server's key (after the
+   * client hooks): for a host that relays them, as `mcpwire serve` relays a
+   * call's log lines and resource updates to the client they belong to.
+   */
+  onServerNotification?: (key: string, notification: JsonRpcNotification) => void;
   /**
    * Re-run discovery when a server sends tools/list_changed (R7). Default
    * true. Either way a server whose tools/list gave a ttlMs (2026-07-28
@@ -268,6 +275,7 @@ export class ToolSource {
       client: {
         ...options.client,
         ...(handlers ? { handlers } : {}),
+        ...(options.onServerNotification ? { onNotification: (n: JsonRpcNotification) => this.serverNotification(server.key, n) } : {}),
         timeoutMs: server.timeoutMs ?? config.defaultTimeoutMs,
       },
       onTools: (tools) => register(tools),
@@ -275,6 +283,12 @@ export class ToolSource {
       onState: (status) => this.emit('server-state', status),
       onListChanged: (kind) => this.emit('list-changed', { server: server.key, kind }),
     });
+  }
+
+  /** A server's notification: the host's own client hook first, then onServerNotification with the key. */
+  private serverNotification(key: string, notification: JsonRpcNotification): void {
+    this.options.client?.onNotification?.(notification);
+    this.options.onServerNotification?.(key, notification);
   }
 
   /** tools-changed, only when something did change (a restart that found the same tools says nothing). */
@@ -680,10 +694,10 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
   // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins, ...load } =
+  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, onServerNotification, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins, ...load } =
     options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
   const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins };
+  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, onServerNotification, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins };
   for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
   const source = new ToolSource({ ...own, config });
   if (options.start === 'startup') await source.discover();

@@ -1,6 +1,6 @@
 // `mcpwire pin` and `mcpwire trust` (SPEC G2, issue #21 item 2): record the
 // tool definitions the config's servers list now, compare them with what was
-// recorded (--check for CI: exit 9 on drift; --diff to read it), and approve
+// recorded (--check for CI: exit 9 on drift; --diff to read it, with the same exit code), and approve
 // a server's or one tool's current definition. The pins go to the file the
 // tool source reads (pinFileFor: the project's .mcpwire/pins.json, or the
 // user's with --user), so what the CLI approves is what a host enforces.
@@ -101,7 +101,8 @@ export async function pin(args: string[]): Promise<number> {
       for (const s of failed) err(`${s.key}: ${failureOf(s)}\n`);
     }
     if (failed.length > 0) return failureStatus(failed);
-    return mode === 'check' && drifted.length > 0 ? EXIT.drift : EXIT.ok;
+    // --diff exits like --check (9 on drift, 0 if none), so a script can branch on either without parsing the text.
+    return mode !== 'record' && drifted.length > 0 ? EXIT.drift : EXIT.ok;
   });
 }
 

@@ -41,6 +41,8 @@ export async function serve(args: string[]): Promise<number> {
     config,
     // Upstream sampling, elicitation and roots go to the downstream client whose call it is, when it can answer.
     serverHandlers: (key) => calls.handlers(key),
+    // A call's log lines and resource updates go back the same way (#21 item 1.1).
+    onServerNotification: (key, notification) => calls.notification(key, notification),
     client: line.verbose ? { onDiagnostic: (d) => note(`${d.server}: ${d.kind}`) } : {},
   });
   openServers.add(source);
