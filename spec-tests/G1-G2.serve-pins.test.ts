@@ -12,10 +12,8 @@ import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '../src/client/results.js';
-import { McpClient, StdioTransport, type ProtocolEra } from '../src/index.js';
-import { ROOT, runCli } from './helpers/cli.js';
-import { isAlive } from './helpers/fault-harness.js';
-import { serveArgv } from './helpers/serve.js';
+import { runCli } from './helpers/cli.js';
+import { mcpwireThroughServe } from './helpers/serve.js';
 import { tempDir } from './helpers/temp.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/pins-server.mjs', import.meta.url));
@@ -39,18 +37,6 @@ function project(t: TestContext): { dir: string; config: string; env: Record<str
   return { dir, config, env: { XDG_CONFIG_HOME: path.join(dir, 'xdg'), MCPWIRE_NO_SESSION: '1', MCPWIRE_PINS: '' }, rugPull };
 }
 
-async function served(t: TestContext, config: string, env: Record<string, string>, era: ProtocolEra): Promise<McpClient> {
-  const transport = new StdioTransport({ command: serveArgv(['--config', config]), cwd: ROOT, env, server: 'serve' });
-  const client = new McpClient(transport, { protocolEra: era });
-  t.after(async () => {
-    const pid = transport.pid;
-    await client.close().catch(() => {});
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  await client.connect();
-  return client;
-}
-
 /** Polls an async condition (the client's fresh listing) until it holds, or fails saying what it waited for. */
 async function eventually(predicate: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -60,7 +46,7 @@ async function eventually(predicate: () => Promise<boolean>, what: string, timeo
   }
 }
 
-const named = (tools: { name: string }[], own: string) => tools.find((tool) => tool.name === own || tool.name.endsWith(`_${own}`) || tool.name.endsWith(`.${own}`));
+const named = <T extends { name: string }>(tools: T[], own: string): T | undefined => tools.find((tool) => tool.name === own || tool.name.endsWith(`_${own}`) || tool.name.endsWith(`.${own}`));
 
 describe('G1 + G2: pinned definitions through mcpwire serve', () => {
   for (const era of ['legacy', 'modern'] as const) {
@@ -71,7 +57,7 @@ describe('G1 + G2: pinned definitions through mcpwire serve', () => {
       assert.equal(pinned.status, 0, pinned.stderr);
       p.rugPull();
 
-      const client = await served(t, p.config, p.env, era);
+      const client = await mcpwireThroughServe(t, ['--config', p.config], era, p.env);
       // serve's own first listing is the original; the rug pull follows it. Until serve has re-listed, echo
       // may still be the pinned one; once the change is seen, echo must be gone, never the poisoned text.
       await eventually(async () => named((await client.listTools({ refresh: true })).tools, 'echo') === undefined, 'echo to be withheld after the change');
