@@ -209,6 +209,30 @@ describe('G1 serve: a client that stops reading its stream', () => {
       assert.ok(received < floodBytes / 4, `the client got ${received} bytes of a ${floodBytes}-byte flood`);
     });
   }
+
+  test('G1: close() does not wait on a client that never reads: its socket is closed after the grace, and close() resolves', async (t) => {
+    const log = tempLog(t, 'g1-flood-close');
+    const upstream: Upstream = { key: 'flood', lines: ['transport: stdio', `command: ${JSON.stringify([process.execPath, FLOOD_UPSTREAM])}`, 'env:', `  G1_LOG: ${JSON.stringify(log)}`] };
+    const source = await openToolSource({ project: writeProject(t, [upstream]) });
+    t.after(() => source.close());
+    // A bound the flood stays under: the whole answer waits in the response for a client that does not read.
+    const handle = await serveToolSource(source, { kind: 'http', maxUnreadBytes: 256 * 1024 * 1024 });
+    t.after(() => handle.close());
+    const url = new URL(handle.url!);
+    const session = String((await raw(handle.url!, { body: INITIALIZE })).headers['mcp-session-id']);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'mcp_flood_flood', arguments: { count: 4096 }, _meta: { progressToken: 'p1' } } });
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    t.after(() => socket.destroy());
+    let closed = false;
+    socket.on('close', () => (closed = true)).on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write(`POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-session-id: ${session}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await until(() => logLines(log).some((l) => l.startsWith('answered ')), 'the flood to end', 60_000);
+    await within(handle.close(), 'close() with a client that does not read', 15_000);
+    socket.resume();
+    await until(() => closed, 'the socket to be closed by serve', 15_000);
+  });
 });
 
 describe('G1 serve: the Origin is this listener\'s own, port included', () => {

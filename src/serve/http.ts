@@ -351,7 +351,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   }
 
   /**
-   * Stops serving: no new connection; every request still waiting is
+   * Stops serving: a new request is answered 503; every request still waiting is
    * answered (-32000), every stream ended, every session closed (their
    * upstream calls cancelled); then, once those answers are out (or after
    * CLOSE_GRACE_MS, for a client that does not read), every socket is
@@ -359,7 +359,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
    */
   async function shutdown(): Promise<void> {
     clearInterval(sweep);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // server.close() comes last: it destroys at once every connection whose response has ended, bytes not yet sent
+    // included; until then a new request is answered 503 (route()).
     for (const exchange of [...exchanges]) exchange.abandon(SERVER_ERROR, 'mcpwire serve is shutting down');
     for (const open of [...sessions.values()]) end(open, 'mcpwire serve is stopping');
     // Answered ones are on their way; one still being read (its body) is not waited for: its socket just closes.
@@ -370,6 +371,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
       new Promise<void>((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS))),
     ]);
     clearTimeout(grace);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;
   }
