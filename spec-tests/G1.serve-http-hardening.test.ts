@@ -19,7 +19,7 @@ import { serveToolSource } from '../src/serve/serve.js';
 import { openToolSource } from '../src/toolsource/tool-source.js';
 import { until, within } from '../src/testing/http-fixture.js';
 import { ROOT } from './helpers/cli.js';
-import { logLines, slowUpstream, writeProject, type Upstream } from './helpers/serve.js';
+import { logLines, slowUpstream, startServeHttp, writeProject, type Upstream } from './helpers/serve.js';
 import { tempLog } from './helpers/temp.js';
 
 const CLOSE_HOST = fileURLToPath(new URL('./fixtures/G1-serve-close-host.ts', import.meta.url));
@@ -110,6 +110,20 @@ describe('G1 serve close(): nothing left waiting', () => {
     });
     assert.equal(code, 0, stderr);
     assert.ok(lines.includes('closed'), lines.join(' | '));
+  });
+
+  test('G1: SIGTERM to `mcpwire serve --listen` answers a call still waiting with -32000 before the process exits', async (t) => {
+    const log = tempLog(t, 'g1-sigterm');
+    const served = await startServeHttp(t, ['--config', writeProject(t, [slowUpstream('slow', log)])]);
+    const session = String((await raw(served.url, { body: INITIALIZE })).headers['mcp-session-id']);
+    const waiting = raw(served.url, { headers: { 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'mcp_slow_wait', arguments: {} } }) });
+    await until(() => logLines(log).some((l) => l.startsWith('call ')), 'the call to reach the upstream', 20_000);
+    const exited = new Promise<number | null>((resolve) => served.child.once('exit', (code) => resolve(code)));
+    served.child.kill('SIGTERM');
+    const answer = await waiting;
+    assert.ok(answer.complete, `the stream ended cleanly: ${answer.body}`);
+    assert.equal(events(answer.body).find((m) => m.id === 11)?.error?.code, -32000, answer.body);
+    assert.equal(await exited, 143, served.stderr());
   });
 
   test('G1: close() ends a session\'s open GET stream cleanly, and the listener is gone afterwards', async (t) => {
