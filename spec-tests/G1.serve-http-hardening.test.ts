@@ -220,6 +220,7 @@ describe('G1 serve: a client that stops reading its stream', () => {
       // What reaches the client now is what was still held for it (the kernel's buffers included): far less than the flood.
       socket.resume();
       await until(() => closed, 'the server to close the stream', 20_000);
+      t.diagnostic(`the client got ${received} bytes of a ${floodBytes}-byte flood (bound ${maxUnreadBytes}); the upstream ${ended}`);
       assert.ok(received < floodBytes / 4, `the client got ${received} bytes of a ${floodBytes}-byte flood`);
     });
   }
