@@ -191,7 +191,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
       if (sessions.size >= maxSessions) {
         // Refused, not made room for by evicting the session idle longest: eviction would let whoever opens sessions
         // fastest (a client in a loop) end every other client's session, while a refusal keeps the working clients
-        // working and leaves the leaked sessions to expire. Retry-After: when the oldest idle one will have.
+        // working and leaves the leaked sessions to expire. Retry-After: when the idlest session will have expired.
         problem(`refused a new session: ${sessions.size} are open, the limit`);
         res.setHeader('retry-after', String(Math.ceil(untilFirstExpiry() / 1000)));
         return rpcError(res, 503, SERVER_ERROR, `mcpwire serve has ${sessions.size} sessions open, its limit: end sessions you no longer use (HTTP DELETE with their Mcp-Session-Id) or retry after the idle ones expire`, idOf(messages, 'initialize'));
