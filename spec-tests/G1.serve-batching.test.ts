@@ -12,11 +12,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, test, type TestContext } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { loadToolSourceConfig, openToolSource } from '../src/index.js';
 import { CallTracker, serveToolSource } from '../src/serve/serve.js';
 import { until, within } from '../src/testing/http-fixture.js';
-import { logLines, slowUpstream, writeProject, type Upstream } from './helpers/serve.js';
+import { fixtureUpstream, logLines, slowUpstream, writeProject, type Upstream } from './helpers/serve.js';
 import { tempLog } from './helpers/temp.js';
 
 /** The bench's minimal echo server: it answers everything one read brought in one write. */
@@ -127,5 +128,44 @@ describe('G1 serve --stdio: cancellation with the AbortController made on demand
       0,
       'MCP cancellation: the receiver does not answer a cancelled request',
     );
+  });
+});
+
+describe('G1 serve --names short: the names kept between calls follow the registry', () => {
+  test('G1: once a second server also has `echo`, the short name `echo` is neither listed nor called', async (t) => {
+    const { output, lines } = recorder();
+    const { input } = await serve(t, [fixtureUpstream('alpha', { TS_TOOLS: 'echo' }), fixtureUpstream('beta', { TS_TOOLS: 'add-tool' })], output);
+    input.write(INITIALIZE);
+    const answer = async (id: number, what: string) => {
+      await until(() => lines().some((m) => m.id === id), what, 15_000);
+      return lines().find((m) => m.id === id)!;
+    };
+    await answer(0, 'the initialize answer');
+    const names = async (id: number) => ((await answer(id, 'tools/list')).result as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    input.write(request(1, 'tools/list'));
+    assert.ok((await names(1)).includes('echo'), 'a tool only one server has keeps its own name');
+    input.write(request(2, 'tools/call', { name: 'echo', arguments: { text: 'before' } }));
+    assert.deepEqual((await answer(2, 'the first echo')).result, { content: [{ type: 'text', text: 'before' }] });
+    // beta adds its own `echo` and says so (tools/list_changed): the name is now shared.
+    input.write(request(3, 'tools/call', { name: 'add-tool', arguments: { name: 'echo' } }));
+    await answer(3, 'add-tool');
+    // The source rediscovers beta's tools after its list_changed: list until beta's echo shows.
+    let id = 10;
+    const listNow = async () => {
+      input.write(request(++id, 'tools/list'));
+      return names(id);
+    };
+    let listed = await listNow();
+    const deadline = performance.now() + 15_000;
+    while (!listed.some((name) => name.includes('beta'))) {
+      assert.ok(performance.now() < deadline, `beta's echo was never listed: ${listed.join(', ')}`);
+      await delay(50);
+      listed = await listNow();
+    }
+    assert.equal(listed.filter((name) => name.includes('echo')).length, 2, `both servers' echo: ${listed.join(', ')}`);
+    assert.ok(!listed.includes('echo'), `a name two servers share is not served short: ${listed.join(', ')}`);
+    input.write(request(++id, 'tools/call', { name: 'echo', arguments: { text: 'after' } }));
+    const after = await answer(id, 'the echo call after the change');
+    assert.equal((after.error as { code: number } | undefined)?.code, -32602, `the short name is unknown now: ${JSON.stringify(after)}`);
   });
 });
