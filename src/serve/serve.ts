@@ -87,10 +87,15 @@ export async function serveToolSource(source: ToolSource, transport: ServeTransp
   if (options.agent !== undefined) source.forAgent(options.agent);
   if (transport.kind === 'stdio') {
     const served = serveStdio({ ...common, ...(options.agent === undefined ? {} : { agent: options.agent }), input: transport.input ?? process.stdin, output: transport.output ?? process.stdout });
+    // The bridge follows the source's registry while serving; the source outlives it.
+    const closed = served.closed.then(() => bridge.close());
     return {
       url: undefined,
-      closed: served.closed,
-      close: async () => served.close(),
+      closed,
+      close: async () => {
+        served.close();
+        await closed;
+      },
     };
   }
   const host = transport.host ?? '127.0.0.1';
@@ -119,6 +124,7 @@ export async function serveToolSource(source: ToolSource, transport: ServeTransp
     closed,
     close: async () => {
       await http.close();
+      bridge.close();
       done();
     },
   };
