@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { RegisteredClient } from './registration.js';
 import type { TokenSet } from './tokens.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { withFileLock } from '../util/file-lock.js';
 
 export interface StoredCredentials {
   issuer: string;
@@ -66,15 +67,19 @@ export class FileCredentialStore implements CredentialStore {
     return this.read()[key];
   }
 
+  // Read, change and write under the file's lock: two processes refreshing tokens at once (each rotated refresh
+  // token is stored before use) must not drop each other's entry, or the next run has to log in again.
   set(key: string, value: StoredCredentials): void {
-    this.write({ ...this.read(), [key]: value });
+    withFileLock(this.file, () => this.write({ ...this.read(), [key]: value }));
   }
 
   delete(key: string): void {
-    const all = this.read();
-    if (!(key in all)) return;
-    delete all[key];
-    this.write(all);
+    withFileLock(this.file, () => {
+      const all = this.read();
+      if (!(key in all)) return;
+      delete all[key];
+      this.write(all);
+    });
   }
 
   keys(): string[] {
