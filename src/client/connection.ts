@@ -39,6 +39,8 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_RECONNECT_WAIT_MS = 1_000;
 /** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
 export const ABANDONED_IDS_KEPT = 1024;
+/** A request without options shares this one (read only), rather than allocating its own. */
+const NO_OPTIONS: RequestOptions = Object.freeze({});
 
 export interface ProgressUpdate {
   progress: number;
@@ -264,9 +266,9 @@ export class Connection {
     return {
       server: this.server,
       transport: this.transport,
-      request: (method, params, options) => this.startRequest(method, params, options ?? {}, true),
+      request: (method, params, options) => this.startRequest(method, params, options ?? NO_OPTIONS, true),
       notify: (method, params) => this.sendNotification(method, params, true),
-      probe: (method, params, options) => this.startRequest(method, params, options ?? {}, true, `mcpwire-probe-${++this.probes}`),
+      probe: (method, params, options) => this.startRequest(method, params, options ?? NO_OPTIONS, true, `mcpwire-probe-${++this.probes}`),
       setEnvelope: (meta) => {
         this.handshakeEnvelope = meta;
         this.joinEnvelope();
@@ -290,8 +292,8 @@ export class Connection {
     this.envelope = base && this.envelopeExtra ? { ...base, ...this.envelopeExtra } : base;
   }
 
-  request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<unknown> {
-    return this.startRequest(method, params, options, false);
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown> {
+    return this.startRequest(method, params, options ?? NO_OPTIONS, false);
   }
 
   private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean, probeId?: string): Promise<unknown> {
