@@ -4,12 +4,20 @@
 // fast echo server, ~10-15% less client CPU per call than corking the
 // stream for the tick (which still walks Writable's buffer once per line).
 
-type WriteText = (text: string, done: (error?: Error | null) => void) => void;
+/**
+ * Sends one batch; calls `done` when the write completes, or fails. Returns
+ * an error instead, without calling `done`, when nothing could be written
+ * (the batch's lines reject with that error as it is).
+ */
+type WriteText = (text: string, done: (error?: Error | null) => void) => Error | undefined;
+/** What the lines of a batch whose write failed reject with (may wait: the stdio transport waits for the process's end). */
+type WriteFailure = (error: Error) => Error | Promise<Error>;
 
 //
 // One request at a time makes every line a batch of its own, so a batch
 // allocates little: its promise, with one executor shared by every batch
-// (#20 item 2), and the callback of its write.
+// (#20 item 2), and the one callback its write completes (the failure
+// mapping runs inside it, not in a second callback around it).
 
 export class TickWriter {
   private text = '';
@@ -22,8 +30,11 @@ export class TickWriter {
     this.rejectBatch = reject;
   };
 
-  /** `write` sends one batch; its `done` reports the batch's failure, which every line of the batch shares. */
-  constructor(private readonly write: WriteText) {}
+  /** `write` sends one batch; a failure, mapped by `failure` when given, is every line's of the batch. */
+  constructor(
+    private readonly write: WriteText,
+    private readonly failure?: WriteFailure,
+  ) {}
 
   /** Queues a line; resolves when the write holding it has been handed to the OS. */
   push(line: string): Promise<void> {
@@ -43,7 +54,12 @@ export class TickWriter {
     const text = this.text;
     this.text = '';
     this.batch = undefined;
-    this.write(text, (error) => (error ? reject(error) : resolve()));
+    const refused = this.write(text, (error) => {
+      if (!error) resolve();
+      else if (this.failure) void Promise.resolve(this.failure(error)).then(reject, reject);
+      else reject(error);
+    });
+    if (refused) reject(refused);
   };
 }
 
