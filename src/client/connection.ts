@@ -141,6 +141,7 @@ export interface HandshakeChannel {
 }
 
 interface Pending {
+  id: JsonRpcId;
   method: string;
   resolve(result: unknown): void;
   reject(error: unknown): void;
@@ -317,6 +318,7 @@ export class Connection {
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
       const entry: Pending = {
+        id,
         method,
         resolve,
         reject,
@@ -331,7 +333,7 @@ export class Connection {
         handshake,
         outageTimer: undefined,
       };
-      entry.deadline = this.deadlines.schedule(timeoutMs, () => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)));
+      entry.deadline = this.deadlines.schedule(timeoutMs, this.timedOut, entry);
       if (signal) {
         const onAbort = () => this.abandon(id, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -517,6 +519,9 @@ export class Connection {
   }
 
   // --- timeouts, aborts, settling -------------------------------------------------
+
+  /** A request's timeout ran out: one function for every request's deadline, not a closure per request (#20 item 2). */
+  private readonly timedOut = (entry: Pending): void => this.abandon(entry.id, new TimeoutError({ server: this.server, method: entry.method }, entry.timeoutMs));
 
   private settle(id: JsonRpcId, entry: Pending): Pending {
     this.pending.delete(id);

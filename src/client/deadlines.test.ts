@@ -148,3 +148,15 @@ test('a wall clock stepped back an hour does not hold deadlines back', async (t)
   assert.deepEqual(fired, ['a', 'b', 'c']);
   assert.equal(queue.size, 0);
 });
+
+test('expire is called with the deadline\'s subject, so one function can serve every deadline', async () => {
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  const expire = (subject: { name: string }) => fired.push(subject.name);
+  queue.schedule(10, expire, { name: 'a' });
+  const b = queue.schedule(10, expire, { name: 'b' });
+  queue.schedule(10, expire, { name: 'c' });
+  queue.cancel(b);
+  await sleep(60);
+  assert.deepEqual(fired, ['a', 'c']);
+});

@@ -35,7 +35,9 @@ export interface Deadline {
 interface Entry extends Deadline {
   readonly fifo: Fifo;
   /** Cleared by cancel() and when it fires. */
-  expire: (() => void) | undefined;
+  expire: ((subject: never) => void) | undefined;
+  /** What expire() is called with: one expire function can then serve every deadline, not a closure each. */
+  readonly subject: unknown;
 }
 
 interface Fifo {
@@ -58,15 +60,15 @@ const IDLE_POP_UP_TO = 64;
 export class DeadlineQueue {
   private readonly fifos = new Map<number, Fifo>();
 
-  /** Calls `expire` once `ms` have passed, unless cancel() comes first. */
-  schedule(ms: number, expire: () => void): Deadline {
+  /** Calls `expire(subject)` once `ms` have passed, unless cancel() comes first. */
+  schedule<T>(ms: number, expire: (subject: T) => void, subject?: T): Deadline {
     const duration = Math.max(0, ms);
     let fifo = this.fifos.get(duration);
     if (!fifo) {
       fifo = { ms: duration, entries: [], head: 0, live: 0, timer: undefined, armedFor: undefined };
       this.fifos.set(duration, fifo);
     }
-    const entry: Entry = { at: Date.now() + duration, fifo, expire };
+    const entry: Entry = { at: Date.now() + duration, fifo, expire: expire as (subject: never) => void, subject };
     fifo.entries.push(entry);
     // An idle FIFO's timer was armed before this entry was scheduled, for at most the same duration:
     // it fires no later than this entry is due, and re-arms for it then.
@@ -133,7 +135,7 @@ export class DeadlineQueue {
       if (expire === undefined) continue;
       entry.expire = undefined;
       fifo.live--;
-      expire();
+      (expire as (subject: unknown) => void)(entry.subject);
     }
     if (fifo.live === 0) this.drop(fifo);
     else if (fifo.timer === undefined) {
