@@ -21,7 +21,7 @@ import { CACHED_LISTS, ListCache } from './list-cache.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
 import { callToolAsTask, followCreatedTask, followsTasks, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, withTasksExtension, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
-import { INPUT_REQUIRED_METHODS, runInputRounds } from './input-required.js';
+import { INPUT_REQUIRED_METHODS, moreInputRounds, needsInput, runInputRounds } from './input-required.js';
 import { ListenStream, listenFilterFor } from './listen.js';
 // --- end #17 items 3 and 4 ---
 import {
@@ -466,23 +466,33 @@ export class McpClient {
     // 2026 tasks extension (SEP-2663): callTool follows a task answer, so it declares the extension (the caller's own _meta wins).
     if (this.known?.era === 'modern' && followsTasks(options?.task)) options = { ...options, meta: { ...this.withTasks(), ...options?.meta } };
     // #17 item 3 (MRTR): input_required rounds answered and retried first; what ends them is a result or a task.
+    // The first request goes out here and the rounds' state is built only when one is asked for (#20 item 2).
     const params: JsonObject = { name, arguments: args };
-    return runInputRounds({
-      site: { server: this.server, method: 'tools/call' },
-      params,
-      send: (round) => this.connection.request('tools/call', round, options),
-      handlerFor: (inputMethod) => this.connection.requestHandler(inputMethod),
-      maxRounds: this.options.maxInputRounds,
-      signal: options?.signal,
-    }).then(
-      (value) => (isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult)),
-      (error: unknown) => {
-        // Caching: "MAY re-fetch before the TTL expires" on an error that says the tool is not what the list said.
-        if (error instanceof RpcError && error.rpcCode === -32602) this.listCache.invalidate('tools');
-        throw error;
-      },
-    );
+    return this.connection.request('tools/call', params, options).then((first) => {
+      if (!needsInput(first)) return this.toolResult(first, options);
+      const rounds = {
+        site: { server: this.server, method: 'tools/call' },
+        params,
+        send: (round: JsonObject) => this.connection.request('tools/call', round, options),
+        handlerFor: (inputMethod: string) => this.connection.requestHandler(inputMethod),
+        maxRounds: this.options.maxInputRounds,
+        signal: options?.signal,
+      };
+      return moreInputRounds(rounds, first).then((value) => this.toolResult(value, options), this.toolCallFailed);
+    }, this.toolCallFailed);
   }
+
+  /** A tools/call's final answer: a task followed to its result, or the result checked. */
+  private toolResult(value: unknown, options: CallToolOptions | undefined): CallToolResult | Promise<CallToolResult> {
+    return isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult);
+  }
+
+  /** One function for every call, not a closure per call. */
+  private readonly toolCallFailed = (error: unknown): never => {
+    // Caching: "MAY re-fetch before the TTL expires" on an error that says the tool is not what the list said.
+    if (error instanceof RpcError && error.rpcCode === -32602) this.listCache.invalidate('tools');
+    throw error;
+  };
 
   /** The `_meta` entry that declares the tasks extension beside the client's capabilities (modern requests only). */
   private withTasks(): Record<string, unknown> {

@@ -39,6 +39,8 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_RECONNECT_WAIT_MS = 1_000;
 /** How many abandoned (timed-out or aborted) ids are remembered so their late answers drop quietly. */
 export const ABANDONED_IDS_KEPT = 1024;
+/** A request without options shares this one (read only), rather than allocating its own. */
+const NO_OPTIONS: RequestOptions = Object.freeze({});
 
 export interface ProgressUpdate {
   progress: number;
@@ -139,6 +141,7 @@ export interface HandshakeChannel {
 }
 
 interface Pending {
+  id: JsonRpcId;
   method: string;
   resolve(result: unknown): void;
   reject(error: unknown): void;
@@ -264,9 +267,9 @@ export class Connection {
     return {
       server: this.server,
       transport: this.transport,
-      request: (method, params, options) => this.startRequest(method, params, options ?? {}, true),
+      request: (method, params, options) => this.startRequest(method, params, options ?? NO_OPTIONS, true),
       notify: (method, params) => this.sendNotification(method, params, true),
-      probe: (method, params, options) => this.startRequest(method, params, options ?? {}, true, `mcpwire-probe-${++this.probes}`),
+      probe: (method, params, options) => this.startRequest(method, params, options ?? NO_OPTIONS, true, `mcpwire-probe-${++this.probes}`),
       setEnvelope: (meta) => {
         this.handshakeEnvelope = meta;
         this.joinEnvelope();
@@ -290,8 +293,8 @@ export class Connection {
     this.envelope = base && this.envelopeExtra ? { ...base, ...this.envelopeExtra } : base;
   }
 
-  request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<unknown> {
-    return this.startRequest(method, params, options, false);
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown> {
+    return this.startRequest(method, params, options ?? NO_OPTIONS, false);
   }
 
   private startRequest(method: string, params: Record<string, unknown> | undefined, options: RequestOptions, handshake: boolean, probeId?: string): Promise<unknown> {
@@ -315,6 +318,7 @@ export class Connection {
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
       const entry: Pending = {
+        id,
         method,
         resolve,
         reject,
@@ -329,7 +333,7 @@ export class Connection {
         handshake,
         outageTimer: undefined,
       };
-      entry.deadline = this.deadlines.schedule(timeoutMs, () => this.abandon(id, new TimeoutError({ server: this.server, method }, timeoutMs)));
+      entry.deadline = this.deadlines.schedule(timeoutMs, this.timedOut, entry);
       if (signal) {
         const onAbort = () => this.abandon(id, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -515,6 +519,9 @@ export class Connection {
   }
 
   // --- timeouts, aborts, settling -------------------------------------------------
+
+  /** A request's timeout ran out: one function for every request's deadline, not a closure per request (#20 item 2). */
+  private readonly timedOut = (entry: Pending): void => this.abandon(entry.id, new TimeoutError({ server: this.server, method: entry.method }, entry.timeoutMs));
 
   private settle(id: JsonRpcId, entry: Pending): Pending {
     this.pending.delete(id);

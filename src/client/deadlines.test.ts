@@ -84,6 +84,30 @@ test('no timer is left once nothing is pending, so the process can exit', async 
   assert.equal(activeTimers(), before);
 });
 
+test('one request at a time reuses one timer: no Node timer is armed per request once the first is (#20 item 2)', async (t) => {
+  let armed = 0;
+  const real = globalThis.setTimeout;
+  t.mock.method(globalThis, 'setTimeout', (...args: Parameters<typeof setTimeout>) => {
+    armed++;
+    return real(...args);
+  });
+  const queue = new DeadlineQueue();
+  for (let i = 0; i < 1_000; i++) queue.cancel(queue.schedule(5_000, () => assert.fail('cancelled')));
+  assert.equal(armed, 1, `${armed} timers armed for 1000 requests one after another`);
+  assert.equal(queue.held, 0);
+  // Idle, the kept timer holds no process open; a new deadline makes it hold again, and then fires on time.
+  const before = activeTimers();
+  let firedAt = 0;
+  const short = queue.schedule(20, () => (firedAt = Date.now()));
+  queue.cancel(short);
+  assert.equal(activeTimers(), before);
+  const next = queue.schedule(20, () => (firedAt = Date.now()));
+  assert.equal(activeTimers(), before + 1);
+  await sleep(80);
+  assert.ok(firedAt >= next.at - 1, `fired ${(next.at - firedAt).toFixed(1)} ms early`);
+  assert.equal(queue.size, 0);
+});
+
 test('a callback may cancel and schedule deadlines of its own duration', async () => {
   const queue = new DeadlineQueue();
   const fired: string[] = [];
@@ -123,4 +147,16 @@ test('a wall clock stepped back an hour does not hold deadlines back', async (t)
   await sleep(200);
   assert.deepEqual(fired, ['a', 'b', 'c']);
   assert.equal(queue.size, 0);
+});
+
+test('expire is called with the deadline\'s subject, so one function can serve every deadline', async () => {
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  const expire = (subject: { name: string }) => fired.push(subject.name);
+  queue.schedule(10, expire, { name: 'a' });
+  const b = queue.schedule(10, expire, { name: 'b' });
+  queue.schedule(10, expire, { name: 'c' });
+  queue.cancel(b);
+  await sleep(60);
+  assert.deepEqual(fired, ['a', 'c']);
 });

@@ -148,7 +148,10 @@ export class StdioTransport implements Transport {
   private hurried = false;
   /** kill() was called: the shutdown steps start at SIGKILL. */
   private killNow = false;
-  private readonly writer = new TickWriter((text, done) => this.writeStdin(text, done));
+  private readonly writer = new TickWriter(
+    (text, done) => this.writeStdin(text, done),
+    (error) => this.writeFailure(error),
+  );
   /** Values never to report (McpClientOptions.secrets): scrubbed from the stderr tail, noise and errors. */
   private readonly secrets = new Set<string>();
   /** A stderr chunk's end that may be the start of a secret, held for the next chunk (or the end) before it is reported. */
@@ -327,14 +330,16 @@ export class StdioTransport implements Transport {
     return new ClosedError(site, { reason, stderrTail: this.tail() });
   }
 
-  /** Writes one batch of lines (TickWriter): the state may have changed since the lines were accepted. */
-  private writeStdin(text: string, done: (error?: Error | null) => void): void {
+  /**
+   * Writes one batch of lines (TickWriter), or says why it cannot: the state
+   * may have changed since the lines were accepted. A failed write is
+   * mapped by writeFailure (the TickWriter's failure hook).
+   */
+  private writeStdin(text: string, done: (error?: Error | null) => void): ClosedError | undefined {
     const refused = this.refusal();
-    if (refused) return done(refused);
-    this.child!.stdin!.write(text, (error) => {
-      if (!error) return done(null);
-      void this.writeFailure(error).then(done);
-    });
+    if (refused) return refused;
+    this.child!.stdin!.write(text, done);
+    return undefined;
   }
 
   /** The error for a failed write: how the process ended, when it ends soon enough, else the write error with the stderr tail. */

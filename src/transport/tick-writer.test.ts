@@ -10,6 +10,7 @@ function recorder(fail?: (text: string) => Error | undefined) {
   const writer = new TickWriter((text, done) => {
     writes.push(text);
     setImmediate(() => done(fail?.(text) ?? null));
+    return undefined;
   });
   return { writes, writer };
 }
@@ -42,4 +43,28 @@ test('flush() writes what is queued at once, and the end of the tick then has no
   await pending;
   await new Promise((resolve) => process.nextTick(resolve));
   assert.deepEqual(writes, ['last\n']);
+});
+
+test('a failed write rejects its batch with what the failure hook makes of the error; a refused write with the refusal as it is', async () => {
+  const boom = new Error('EPIPE');
+  const refusal = new Error('closed');
+  let refuse = false;
+  const seen: Error[] = [];
+  const writer = new TickWriter(
+    (text, done) => {
+      if (refuse) return refusal;
+      setImmediate(() => done(boom));
+      return undefined;
+    },
+    async (error) => {
+      seen.push(error);
+      await new Promise((resolve) => setImmediate(resolve)); // the stdio transport waits for the process's end
+      return new Error(`mapped: ${error.message}`);
+    },
+  );
+  await assert.rejects(writer.push('a\n'), { message: 'mapped: EPIPE' });
+  assert.deepEqual(seen, [boom]);
+  refuse = true;
+  await assert.rejects(writer.push('b\n'), (error) => error === refusal);
+  assert.deepEqual(seen, [boom], 'a refusal is not mapped');
 });
