@@ -25,8 +25,8 @@ import { createRequestGuard, GUARD_HEADERS_TIMEOUT_MS, GUARD_REQUEST_TIMEOUT_MS,
 import { isWildcardAddress } from '../util/addresses.js';
 import { ServeSession, type ServeSessionOptions } from './protocol.js';
 
-/** A session nobody has used for this long is closed; its id then gets 404. */
-export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+import { DEFAULT_SESSION_IDLE_MS } from './defaults.js';
+export { DEFAULT_SESSION_IDLE_MS }; // in defaults.ts so the package entry needs no HTTP server for it (#20)
 
 export interface HttpServeOptions extends Omit<ServeSessionOptions, 'send' | 'agent'> {
   host: string;
