@@ -98,7 +98,9 @@ export function propertyRuns(tap, tests) {
     // `# [what: ]N runs, seed S, T ms`
     const diag = /^\s*# (?:(.+?): )?(\d+ runs, seed \d+, \d+ ms)$/.exec(line);
     if (diag && last !== undefined) {
-      const file = tests.find((t) => readFileSync(path.join(ROOT, t), 'utf8').includes(last.replace(/\\/g, '\\\\')));
+      // TAP escapes a backslash and a '#' in a name; the source escapes a quote inside a quoted name. Compare unescaped.
+      const name = last.replace(/\\([\\#])/g, '$1');
+      const file = tests.find((t) => readFileSync(path.join(ROOT, t), 'utf8').replace(/\\(['"`])/g, '$1').includes(name));
       out.push({ file, test: diag[1] ? `${last} (${diag[1]})` : last, diagnostic: diag[2] });
     }
   }

@@ -240,7 +240,7 @@ describe('G1 serve (library): bounded bodies, idle sessions, a dropped connectio
         headers['mcp-session-id'] = String((await raw(handle.url!, { headers: { host }, body: INITIALIZE })).headers['mcp-session-id']);
       } else {
         params = { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
-        Object.assign(headers, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' });
+        Object.assign(headers, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'mcp_slow_wait' });
       }
       const url = new URL(handle.url!);
       const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });

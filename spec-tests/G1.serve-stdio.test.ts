@@ -13,11 +13,10 @@ import { describe, test, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpClient, StdioTransport, type ProtocolEra } from '../src/index.js';
 import { until } from '../src/testing/http-fixture.js';
-import { isAlive, waitGone } from './helpers/fault-harness.js';
+import { waitGone } from './helpers/fault-harness.js';
 import { ROOT } from './helpers/cli.js';
-import { everythingUpstream, fixtureUpstream, logLines, memoryUpstream, serveArgv, slowUpstream, writeProject } from './helpers/serve.js';
+import { everythingUpstream, fixtureUpstream, logLines, memoryUpstream, mcpwireThroughServe, serveArgv, slowUpstream, writeProject } from './helpers/serve.js';
 import { tempDir, tempLog } from './helpers/temp.js';
 
 type Content = { type: string; text?: string }[];
@@ -35,19 +34,6 @@ async function sdkV1(t: TestContext, args: string[], capabilities: Record<string
   });
   await client.connect(transport);
   return { client, transport };
-}
-
-/** mcpwire's client connected to `mcpwire serve ARGS` over stdio, in `era`. */
-async function mcpwire(t: TestContext, args: string[], era: ProtocolEra): Promise<McpClient> {
-  const transport = new StdioTransport({ command: serveArgv(args), cwd: ROOT, server: 'serve' });
-  const client = new McpClient(transport, { protocolEra: era });
-  t.after(async () => {
-    const pid = transport.pid;
-    await client.close().catch(() => {});
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
-  });
-  await client.connect();
-  return client;
 }
 
 describe('G1 serve --stdio: the SDK v1 client against server-everything and server-memory through mcpwire serve', () => {
@@ -184,7 +170,7 @@ describe('G1 serve --stdio: cancellation reaches the upstream', () => {
 describe('G1 serve --stdio: mcpwire itself as the downstream client, both eras', () => {
   for (const era of ['legacy', 'modern', 'auto'] as const) {
     test(`G1/E1: mcpwire (${era}) lists and calls server-everything's tools through serve`, async (t) => {
-      const client = await mcpwire(t, ['--config', writeProject(t, [everythingUpstream()])], era);
+      const client = await mcpwireThroughServe(t, ['--config', writeProject(t, [everythingUpstream()])], era);
       assert.equal(client.era, era === 'legacy' ? 'legacy' : 'modern');
       const tools = await client.listTools();
       assert.ok(tools.tools.some((tool) => tool.name === 'mcp_everything_echo'));

@@ -22,12 +22,12 @@ import { everythingServerPath, startEverythingHttp } from './helpers/interop.js'
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SMOKE = path.join(ROOT, 'spec-tests', 'runtime-smoke', 'smoke.mjs');
 const KAGED = path.join(ROOT, 'examples', 'kaged-host', 'kaged.yaml');
-/** The whole run of one runtime: five checks, a few server starts. */
+/** The whole run of one runtime: six checks, a few server starts. */
 const RUN_MS = 180_000;
 /** How long a runtime is given to exit by itself once every check has reported (everything is closed by then). */
 const EXIT_GRACE_MS = 10_000;
 
-const CHECKS = ['streamable-http', 'streamable-http-fetch-option', 'sse', 'stdio', 'kaged'] as const;
+const CHECKS = ['streamable-http', 'streamable-http-fetch-option', 'sse', 'sse-sessions', 'stdio', 'kaged'] as const;
 type CheckName = (typeof CHECKS)[number];
 
 /** One line smoke.mjs prints per check. */
@@ -42,6 +42,7 @@ interface CheckLine {
   globalFetches?: number;
   ownFetches?: number;
   aliases?: string[];
+  rounds?: number;
   servers?: string[];
 }
 
@@ -69,7 +70,7 @@ const RUNTIMES: Runtime[] = [
     // Its caches in a folder of this test's, removed after it: nothing written to the user's ~/.cache/deno.
     env: () => ({ DENO_DIR: (denoDir ??= mkdtempSync(path.join(os.tmpdir(), 'g3-deno-'))), DENO_NO_UPDATE_CHECK: '1' }),
     lingers:
-      'Deno 2.9.6: after close(), one legacy SSE GET stream now and then stays connected although its fetch was aborted (the server still counts the client), and keeps the process alive; Node and Bun close it (README, Runtimes)',
+      'Deno 2.9.6: after close(), a legacy SSE GET stream that went out on a keep-alive connection earlier sessions\' POSTs used now and then stays connected although its fetch was aborted (its pending read never settles, the socket stays open) and keeps the process alive; five sessions alone show it every time. Cancelling the body reader on abort did not end it either. Node and Bun close it (README, Runtimes)',
   },
 ];
 
@@ -89,8 +90,9 @@ interface SmokeRun {
   code: number | null;
 }
 
-/** Runs smoke.mjs on `runtime` with `input`; always ends the child before resolving. */
-function runSmoke(runtime: Runtime, input: Record<string, unknown>): Promise<SmokeRun> {
+/** Runs smoke.mjs on `runtime` with `input` (its `only` checks, else all); always ends the child before resolving. */
+function runSmoke(runtime: Runtime, input: Record<string, unknown> & { only?: CheckName[] }): Promise<SmokeRun> {
+  const expected = input.only?.length ?? CHECKS.length;
   return new Promise((resolve, reject) => {
     const child = spawn(runtime.bin, runtime.args(JSON.stringify(input)), { cwd: ROOT, env: { ...process.env, ...runtime.env?.() }, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = new Map<CheckName, CheckLine>();
@@ -113,7 +115,7 @@ function runSmoke(runtime: Runtime, input: Record<string, unknown>): Promise<Smo
         const line = JSON.parse(text) as CheckLine;
         lines.set(line.check, line);
       }
-      if (lines.size === CHECKS.length && grace === undefined) grace = setTimeout(kill, EXIT_GRACE_MS);
+      if (lines.size === expected && grace === undefined) grace = setTimeout(kill, EXIT_GRACE_MS);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', (error) => {
@@ -181,6 +183,9 @@ test('G3: the library on Bun and Deno against servers on 127.0.0.1: Streamable H
         listedAndCalled(line, `legacy SSE on ${line.runtime}`);
         assert.ok((line.globalFetches ?? 0) > 0, 'the requests went through the runtime\'s global fetch');
       });
+      await t.test('legacy HTTP+SSE: five sessions one after another, each closed (their streams reuse keep-alive connections)', () => {
+        assert.equal(passed(run, 'sse-sessions').rounds, 5);
+      });
       await t.test('stdio: server-everything as a child process of the runtime', () => {
         const line = passed(run, 'stdio');
         listedAndCalled(line, `stdio on ${line.runtime}`);
@@ -195,6 +200,14 @@ test('G3: the library on Bun and Deno against servers on 127.0.0.1: Streamable H
       await t.test('the runtime exits by itself once every client and the tool source are closed', { todo: runtime.lingers ?? false }, () => {
         assert.ok(run.exitedByItself, `still running ${EXIT_GRACE_MS} ms after the last check (killed); stderr:\n${run.stderr}`);
         assert.equal(run.code, 0, run.stderr);
+      });
+      // Alone, the five sessions are the pattern that leaves a stream open on Deno 2.9.6 every time (#21 item 3: the
+      // process never exits); after the other checks the pooled connections line up otherwise and it seldom shows.
+      await t.test('five legacy SSE sessions alone, each closed: the runtime exits by itself', { todo: runtime.lingers ?? false }, async () => {
+        const alone = await runSmoke(runtime, { sseUrl: `http://127.0.0.1:${sse.port}/sse`, only: ['sse-sessions'] });
+        assert.equal(passed(alone, 'sse-sessions').rounds, 5);
+        assert.ok(alone.exitedByItself, `still running ${EXIT_GRACE_MS} ms after the sessions were closed (killed); stderr:\n${alone.stderr}`);
+        assert.equal(alone.code, 0, alone.stderr);
       });
     });
   }

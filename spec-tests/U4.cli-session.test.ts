@@ -198,6 +198,36 @@ describe('#18 item 13: mcpwire session keeps a config\'s servers running', () =>
     await allGone(seen, 'the dead daemon\'s server to exit');
   });
 
+  test('U1: a stopped daemon (SIGSTOP) holds its socket but says nothing: status says so (exit 5), a command runs without it and says why, start refuses, stop ends it', async () => {
+    writeConfig({ echo: echoEntry() });
+    const first = await start();
+    const serverPid = first.servers[0]!.pid!;
+    process.kill(first.pid, 'SIGSTOP');
+    try {
+      const look = await mcpwire(['session', 'status']);
+      assert.equal(look.status, 5, look.stderr);
+      assert.match(look.stderr, new RegExp(`\\(pid ${first.pid}\\) does not answer within ${sessionClient.ANSWER_WAIT_MS / 1000} s: it is stopped or stuck; mcpwire session stop ends it`));
+      const json = await mcpwire(['session', 'status', '--json']);
+      assert.equal(json.status, 5, json.stderr);
+      assert.deepEqual(JSON.parse(json.stdout), { unanswering: true, pid: first.pid, config: path.join(project, 'mcpwire.json') });
+      const call = await mcpwire(['call', 'echo', 'message=around']);
+      assert.equal(call.status, 0, call.stderr);
+      assert.equal(call.stdout, 'Echo: around\n');
+      assert.match(call.stderr, new RegExp(`session for this config \\(pid ${first.pid}\\) did not answer .*running the command without it`));
+      const again = await mcpwire(['session', 'start']);
+      assert.equal(again.status, 1, again.stderr);
+      assert.match(again.stderr, /does not answer .*then start it again/);
+      assert.ok(readdirSync(runtime).some((n) => n.endsWith('.sock')), 'a live daemon\'s socket is not removed as stale');
+      const stop = await mcpwire(['session', 'stop']);
+      assert.equal(stop.status, 0, stop.stderr);
+      assert.match(stop.stdout, new RegExp(`stopped \\(pid ${first.pid}\\)`));
+      await allGone([first.pid, serverPid], 'the stopped daemon and its server to be gone');
+      assert.deepEqual(readdirSync(runtime), []);
+    } finally {
+      if (alive(first.pid)) process.kill(first.pid, 'SIGCONT');
+    }
+  });
+
   test('U1: the daemon exits after --idle ms without a command, and on SIGTERM, closing its servers', async () => {
     writeConfig({ echo: echoEntry() });
     const idle = await start(['--idle', '1500']);

@@ -97,6 +97,7 @@ const IMPORTED = [
   'util/addresses.js',
   'util/atomic-file.js',
   'util/backoff.js',
+  'util/file-lock.js',
   'util/node-builtins.js',
   'util/process-alive.js',
   'util/ring-text.js',

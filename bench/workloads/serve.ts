@@ -12,6 +12,11 @@
 // alone. The client's own share and the upstream echo server's are shown as
 // units of their own (the upstream does the same work in both). Every answer
 // is checked by the peer. Linux only (/proc).
+// MCPWIRE_BENCH_SERVE_NODE_ARGS (space-separated) adds node options to the
+// serve process only, for profiling it under this load: `--cpu-prof
+// --cpu-prof-dir=DIR`, or `--perf-basic-prof` for `perf record -p PID`
+// (perf's cpu-clock samples CPU time; --cpu-prof's samples are wall time,
+// which at a high load charges a pipe write with the wait for the CPU).
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -72,7 +77,8 @@ async function prepare(quick: boolean): Promise<Prepared> {
   const config = path.join(dir, 'kaged.yaml');
   writeFileSync(config, `mcp:\n  echo:\n    transport: stdio\n    command: ${JSON.stringify(STDIO.echo.command)}\n`);
   // --names short: the tool is served as `echo`, the name the peer calls, as directly.
-  const served = { command: [process.execPath, BIN, 'serve', '--stdio', '--names', 'short', '--config', config] };
+  const nodeArgs = process.env.MCPWIRE_BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const served = { command: [process.execPath, ...nodeArgs, BIN, 'serve', '--stdio', '--names', 'short', '--config', config] };
   const peers = new Map<ContenderId, Peer>();
   const pids = new Map<ContenderId, { middle?: number; upstream?: number }>();
   const stopAll = async () => {

@@ -9,7 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { McpClient, StdioTransport, type ProtocolEra } from '../../src/index.js';
 import { BIN, ROOT } from './cli.js';
+import { isAlive } from './fault-harness.js';
 import { everythingServerPath } from './interop.js';
 import { tempDir } from './temp.js';
 import { TOOLSOURCE_FIXTURE } from './toolsource.js';
@@ -57,6 +59,22 @@ export function writeProject(t: Cleanup, upstreams: Upstream[], tail = ''): stri
 /** The argv of `mcpwire serve ARGS` (the compiled CLI). */
 export function serveArgv(args: string[]): string[] {
   return [process.execPath, BIN, 'serve', ...args];
+}
+
+/** mcpwire's own client connected to `mcpwire serve ARGS` over stdio, in `era` (and `env` for serve, over the host's); closed, and serve gone, after the test. */
+export async function mcpwireThroughServe(t: Cleanup, args: string[], era: ProtocolEra, env?: Record<string, string>): Promise<McpClient> {
+  const transport = new StdioTransport({ command: serveArgv(args), cwd: ROOT, server: 'serve', ...(env ? { env } : {}) });
+  // 'auto' probes with server/discover, and the probe's 1 s includes serve's own start: on a loaded machine that
+  // is more, the probe goes unanswered in time and the client (rightly) falls back to legacy. These tests are about
+  // what serve answers, not how fast it starts.
+  const client = new McpClient(transport, { protocolEra: era, ...(era === 'auto' ? { probeTimeoutMs: 30_000 } : {}) });
+  t.after(async () => {
+    const pid = transport.pid;
+    await client.close().catch(() => {});
+    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  await client.connect();
+  return client;
 }
 
 /** The lines of a fixture's event log (none before the file exists). */

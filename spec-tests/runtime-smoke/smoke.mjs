@@ -100,3 +100,20 @@ await check('kaged', async () => {
     await source.close();
   }
 });
+
+// Five legacy SSE sessions one after another: the later GET streams go out on keep-alive connections the
+// earlier POSTs used, which is where Deno 2.9.6 left an aborted stream open (#21 item 3); every one must end at close().
+// Last: a stream left open must be what keeps the runtime alive, not closed on the way by later checks' time.
+await check('sse-sessions', async () => {
+  let rounds = 0;
+  for (let i = 0; i < 5; i++) {
+    const client = await connect({ transport: 'sse', url: input.sseUrl });
+    try {
+      await client.listTools();
+      rounds++;
+    } finally {
+      await client.close();
+    }
+  }
+  return { rounds };
+});

@@ -172,22 +172,43 @@ function listSessions(dir: string): SessionMeta[] {
 type Reply = Record<string, unknown>;
 
 /**
+ * How long a client waits for the daemon's first line. The daemon answers
+ * `status` and `tools` at once and acknowledges a `run` as it reads it
+ * ({"accepted":true}) even while another command runs, so silence means a
+ * daemon that is stopped (SIGSTOP, a debugger) or stuck: the kernel still
+ * accepts connections on its socket, and without a bound every client hung.
+ */
+const ANSWER_WAIT_MS = 5_000;
+
+/** The error of a daemon that accepted the connection but said nothing within ANSWER_WAIT_MS. */
+function notAnswering(waitMs: number): Error {
+  return Object.assign(new Error(`the session did not answer within ${waitMs / 1000} s`), { code: 'ETIMEDOUT' });
+}
+
+/**
  * Sends one request and hands each reply line to `onLine` until the daemon
  * closes the connection, or `onLine` returns true (the answer is complete:
  * the connection is dropped without waiting for the daemon's end). Rejects with the socket's error (ENOENT,
  * ECONNREFUSED: no daemon behind the socket) before anything was answered.
  * `onOpen` is handed the connection, for a caller that may have to drop it.
+ * Rejects with code ETIMEDOUT when nothing arrives within `answerWaitMs`.
  */
-async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void, onOpen?: (connection: import('node:net').Socket) => void): Promise<void> {
+async function request(socket: string, message: Reply, onLine: (reply: Reply) => boolean | void, onOpen?: (connection: import('node:net').Socket) => void, answerWaitMs = ANSWER_WAIT_MS): Promise<void> {
   // Required here, not at the top: a command with no session never loads it.
   const net: typeof import('node:net') = require('node:net');
   await new Promise<void>((resolve, reject) => {
     const connection = net.createConnection(socket);
     onOpen?.(connection);
     let buffered = '';
+    const silence = setTimeout(() => {
+      connection.destroy();
+      reject(notAnswering(answerWaitMs));
+    }, answerWaitMs);
+    connection.on('close', () => clearTimeout(silence));
     connection.setEncoding('utf8');
     connection.on('connect', () => connection.write(`${JSON.stringify(message)}\n`));
     connection.on('data', (chunk: string) => {
+      clearTimeout(silence);
       buffered += chunk;
       let end: number;
       while ((end = buffered.indexOf('\n')) !== -1) {
@@ -216,11 +237,11 @@ async function request(socket: string, message: Reply, onLine: (reply: Reply) =>
 }
 
 /** One request whose answer is one line. */
-async function ask(socket: string, message: Reply): Promise<Reply | undefined> {
+async function ask(socket: string, message: Reply, answerWaitMs = ANSWER_WAIT_MS): Promise<Reply | undefined> {
   let answer: Reply | undefined;
   await request(socket, message, (reply) => {
     answer ??= reply;
-  });
+  }, undefined, answerWaitMs);
   return answer;
 }
 
@@ -297,6 +318,11 @@ async function runInSession(command: string, args: string[]): Promise<number | u
   } catch (error) {
     flush();
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT') {
+      // Nothing ran (a run is acknowledged as soon as the daemon reads it): the command runs without the session, and says why.
+      process.stderr.write(`mcpwire: the session for this config (pid ${meta.pid}) did not answer within ${ANSWER_WAIT_MS / 1000} s (stopped or stuck; mcpwire session stop ends it); running the command without it\n`);
+      return undefined;
+    }
     if (code !== 'ECONNREFUSED' && code !== 'ENOENT') {
       // Anything else (a reset, a garbled line): before any output the command runs as without a session.
       if (printed) {
@@ -334,4 +360,4 @@ async function runInSession(command: string, args: string[]): Promise<number | u
 }
 
 // CommonJS's one export, read by bin/mcpwire.js with require() and by the CLI's ES modules as a default import.
-export = { runtimeDir, userFile, identityOf, configArgs, socketPath, metaPath, entryOfThisBuild, readMeta, removeSession, listSessions, request, ask, runInSession };
+export = { ANSWER_WAIT_MS, runtimeDir, userFile, identityOf, configArgs, socketPath, metaPath, entryOfThisBuild, readMeta, removeSession, listSessions, request, ask, runInSession };

@@ -243,6 +243,18 @@ export async function runDaemon(args: string[]): Promise<number> {
         if (pending === '') setImmediate(flush);
         pending += `${JSON.stringify(reply)}\n`;
       };
+      // Questions about the session are answered at once, not behind a running command: a client waits only
+      // ANSWER_WAIT_MS for a first line (session-client.cts), and a busy daemon is not a stuck one.
+      if (message.op === 'status' || message.op === 'tools') {
+        answered = true;
+        void answer(message, send, gone.signal).finally(() => {
+          flush();
+          connection.end();
+        });
+        return;
+      }
+      // A run is acknowledged as it is read, for the same reason: it may wait in the queue for minutes.
+      if (message.op === 'run') send({ accepted: true });
       clearTimeout(idleTimer);
       const job = async () => {
         try {

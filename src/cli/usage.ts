@@ -313,7 +313,9 @@ mcpwire session status [--config FILE|CLIENT | --all] [--json]
   A server given by -- or --url, --era, and - (arguments from stdin) always start their own servers;
   so does every command with MCPWIRE_NO_SESSION=1 set. The servers keep the environment of start.
   stop: ends the session for the config (--all: every session). status: the session's servers and
-  idle time; exit 0 when it runs, 1 when none does (with no config here: every session).
+  idle time; exit 0 when it runs, 1 when none does (with no config here: every session), 5 when a
+  session holds its socket but does not answer within 5 s (stopped or stuck: stop ends it, with
+  SIGKILL; a command meanwhile runs without it and says so).
 Example:
   $ mcpwire session start --config mcpwire.json
   session started for /home/me/proj/mcpwire.json: pid 4242, 1 server; stops after 900 s idle

@@ -6,7 +6,10 @@
 // value is the plain JSON.parse of the line.
 
 import assert from 'node:assert/strict';
+import { StringDecoder } from 'node:string_decoder';
 import { describe, test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { createLineFramer, type LineFramerOptions } from './line-framer.js';
 
 function recorder(options: Partial<LineFramerOptions> = {}) {
@@ -133,5 +136,115 @@ describe('line framer audit', () => {
     });
     framer.push(Buffer.from('{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n'));
     assert.deepEqual(messages, [{ n: 1 }, { n: 2 }]);
+  });
+});
+
+// What the framer holds and copies, observed rather than timed (issue #20 item 3: the mutants that change only
+// cost or memory were listed as equivalent; these are the ones whose difference a caller can see). Each probe
+// wraps a runtime function for the length of one call: the references the framer keeps (a WeakRef and a full GC),
+// the bytes it copies (Buffer.concat), the blocks it allocates (Buffer.allocUnsafe), the decoder calls it makes.
+
+/** Node's gc(), without --expose-gc on the command line (the test runner's flags are not ours to set). */
+function fullGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+/** Runs `run` with `owner[name]` wrapped so that `seen` gets each call's arguments and result; restores it after. */
+function watching<T extends object, K extends keyof T>(owner: T, name: K, seen: (args: unknown[], result: unknown) => void, run: () => void): void {
+  const original = owner[name] as (...args: unknown[]) => unknown;
+  (owner as Record<K, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+    const result = original.apply(this, args);
+    seen(args, result);
+    return result;
+  };
+  try {
+    run();
+  } finally {
+    (owner as Record<K, unknown>)[name] = original;
+  }
+}
+
+describe('line framer audit: memory and copies (W1, W2)', () => {
+  test('W2 audit: small reads are copied, not kept: a caller may reuse its read buffer for pieces under 16 KiB', () => {
+    // The contract (LineFramer.push) lets the framer keep a reference only to a large partial line; a held
+    // Buffer per tiny read would also cost far more memory than its bytes.
+    const { line, value } = jsonString(5000);
+    const { framer, messages } = recorder();
+    const reused = Buffer.alloc(100);
+    for (let at = 0; at < line.length; at += 100) {
+      const n = line.copy(reused, 0, at, Math.min(at + 100, line.length));
+      framer.push(reused.subarray(0, n));
+    }
+    framer.push(NL);
+    assert.deepEqual(messages, [value]);
+  });
+
+  test('W2 audit: past 1 MiB a held line keeps no read: the reads it came in can be freed before it ends', async () => {
+    const gc = fullGc();
+    const { line, value } = jsonString(1_500_000);
+    const { framer, messages } = recorder();
+    // 64 KiB reads, each its own allocation, of which the test keeps only weak references.
+    const reads = ((): WeakRef<Buffer>[] => {
+      const refs: WeakRef<Buffer>[] = [];
+      for (let at = 0; at < line.length; at += 64 * 1024) {
+        const read = Buffer.from(line.subarray(at, Math.min(at + 64 * 1024, line.length)));
+        refs.push(new WeakRef(read));
+        framer.push(read);
+      }
+      return refs;
+    })();
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    const kept = reads.filter((ref) => ref.deref() !== undefined).length;
+    assert.equal(kept, 0, `${kept} of ${reads.length} reads still reachable: the held line is kept as reads besides its text`);
+    framer.push(NL);
+    assert.equal(messages.length, 1);
+    assert.ok(messages[0] === value);
+  });
+
+  test('W2 audit: past 1 MiB, small reads are batched in the block before decoding: not one decoder call (one string) per read', () => {
+    const { line, value } = jsonString(1_400_000);
+    const { framer, messages } = recorder();
+    const big = line.subarray(0, 1_200_000);
+    for (let at = 0; at < big.length; at += 64 * 1024) framer.push(big.subarray(at, Math.min(at + 64 * 1024, big.length)));
+    let writes = 0;
+    let reads = 0;
+    watching(StringDecoder.prototype, 'write', () => writes++, () => {
+      // 200,000 bytes in 1,000-byte reads: about three blocks' worth.
+      for (let at = big.length; at < line.length; at += 1000, reads++) framer.push(line.subarray(at, Math.min(at + 1000, line.length)));
+    });
+    assert.equal(reads, 200);
+    assert.ok(writes <= 4, `${writes} decoder calls for ${reads} small reads: the text is a rope of one string per read`);
+    framer.push(NL);
+    assert.ok(messages[0] === value);
+  });
+
+  test('W1 audit: a line held as one read is decoded from it, not copied first (the line is held once)', () => {
+    const { line, value } = jsonString(100_000);
+    const { framer, messages } = recorder();
+    framer.push(line);
+    let copied = 0;
+    watching(Buffer, 'concat', (_args, result) => (copied += (result as Buffer).length), () => framer.push(NL));
+    assert.equal(copied, 0, 'Buffer.concat copied the held line');
+    assert.deepEqual(messages, [value]);
+  });
+
+  test('W1 audit: small held messages are assembled in one reused block, not a new 64 KiB block each', () => {
+    const { framer, messages } = recorder();
+    let blocks = 0;
+    watching(Buffer, 'allocUnsafe', (args) => {
+      if ((args[0] as number) >= 64 * 1024) blocks++;
+    }, () => {
+      // Each message cut in two reads: its first half is held, its second half and line break end it.
+      for (let i = 0; i < 1000; i++) {
+        const text = `${JSON.stringify({ i, pad: 'p'.repeat(40) })}\n`;
+        framer.push(Buffer.from(text.slice(0, 20)));
+        framer.push(Buffer.from(text.slice(20)));
+      }
+    });
+    assert.equal(messages.length, 1000);
+    assert.deepEqual(messages[999], { i: 999, pad: 'p'.repeat(40) });
+    assert.ok(blocks <= 1, `${blocks} blocks of 64 KiB allocated for 1000 small messages`);
   });
 });

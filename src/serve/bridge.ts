@@ -7,7 +7,7 @@
 import type { JsonObject, Tool } from '../client/results.js';
 import type { ListChangedKind } from '../client/client.js';
 import type { ProgressUpdate } from '../client/connection.js';
-import type { ListedTool, ToolSource } from '../toolsource/tool-source.js';
+import type { ListedTool, ToolCallOptions, ToolSource } from '../toolsource/tool-source.js';
 import { ConfigError, McpClientError, RpcError, UnknownToolError } from '../errors.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import { RpcFault } from './peer.js';
@@ -33,11 +33,27 @@ export interface BridgeCallOptions {
 export class ToolSourceBridge {
   /** With `short` names: prompt names served bare, and the server each is of (from the last prompts/list). */
   private readonly shortPrompts = new Map<string, string>();
+  /**
+   * With `short` names: the upstream tool names only one registered tool
+   * has, kept until the registered tools change (#21 item 1: worked out per
+   * call, they copied and sorted every registered tool on each tools/call).
+   */
+  private unique: Map<string, string> | undefined;
+  private readonly offRegistry: (() => void) | undefined;
 
   constructor(
     readonly source: ToolSource,
     private readonly names: ServedNames = 'alias',
-  ) {}
+  ) {
+    // tools-changed comes with every change of the registered names (a change that alters nothing is not one).
+    this.offRegistry = names === 'short' ? source.on('tools-changed', () => (this.unique = undefined)) : undefined;
+  }
+
+  /** Stops following the source (serving has ended; the source is the host's). */
+  close(): void {
+    this.offRegistry?.();
+    this.unique = undefined;
+  }
 
   /** The tools `agent` may use (all of them without one), as MCP Tool objects. */
   async listTools(agent: string | undefined): Promise<Tool[]> {
@@ -48,6 +64,7 @@ export class ToolSourceBridge {
 
   /** Upstream tool names that only one registered tool has (counted over every server, not one agent's view, so a name does not change with the view). */
   private uniqueUpstreamNames(): Map<string, string> {
+    if (this.unique !== undefined) return this.unique;
     const count = new Map<string, number>();
     const canonical = new Map<string, string>();
     for (const d of this.source.registered()) {
@@ -55,19 +72,26 @@ export class ToolSourceBridge {
       canonical.set(d.mcp_tool_name, d.name);
     }
     for (const [name, n] of count) if (n > 1) canonical.delete(name);
+    // Kept only while something would clear it: before any tool is registered the source may not have announced yet.
+    if (this.offRegistry !== undefined && canonical.size > 0) this.unique = canonical;
     return canonical;
   }
 
-  /** The canonical name a served name stands for: a short name maps back; an alias or canonical name is the source's to resolve. */
-  private async sourceName(name: string): Promise<string> {
+  /**
+   * The canonical name a served name stands for: a short name maps back; an
+   * alias or canonical name is the source's to resolve. Undefined when
+   * nothing is registered yet (discover, then ask again: sourceNameAfterDiscovery).
+   */
+  private sourceName(name: string): string | undefined {
     if (this.names !== 'short' || this.source.resolve(name)) return name;
-    let found = this.uniqueUpstreamNames().get(name);
-    if (found === undefined && this.source.registered().length === 0) {
-      // Nothing discovered yet (a first call before any tools/list): discover, then look again.
-      await this.source.discover();
-      found = this.uniqueUpstreamNames().get(name);
-    }
-    return found ?? name;
+    const found = this.uniqueUpstreamNames().get(name);
+    return found === undefined && this.source.registered().length === 0 ? undefined : (found ?? name);
+  }
+
+  /** Nothing discovered yet (a first call before any tools/list): discover, then look again. */
+  private async sourceNameAfterDiscovery(name: string): Promise<string> {
+    await this.source.discover();
+    return this.sourceName(name) ?? name;
   }
 
   private toTool(d: ListedTool, unique: Map<string, string> | undefined): Tool {
@@ -89,12 +113,11 @@ export class ToolSourceBridge {
    */
   async callTool(name: string, args: JsonObject, agent: string | undefined, options: BridgeCallOptions): Promise<JsonObject> {
     try {
-      const done = await this.source.call(await this.sourceName(name), args, {
-        signal: options.signal,
-        ...(agent === undefined ? {} : { agent }),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.within ? { within: options.within } : {}),
-      });
+      const callOptions: ToolCallOptions = { signal: options.signal };
+      if (agent !== undefined) callOptions.agent = agent;
+      if (options.onProgress) callOptions.onProgress = options.onProgress;
+      if (options.within) callOptions.within = options.within;
+      const done = await this.source.call(this.sourceName(name) ?? (await this.sourceNameAfterDiscovery(name)), args, callOptions);
       return done.result as JsonObject;
     } catch (error) {
       if (options.signal.aborted) throw error;

@@ -23,13 +23,24 @@ type Capability = 'sampling' | 'elicitation' | 'roots';
 
 const METHODS: Readonly<Record<Capability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create', roots: 'roots/list' };
 
-interface ActiveCall {
-  session: ServeSession;
-  context: HandlerContext;
-  /** Asked when a request comes, not when the call starts: a first call may start its server, and only then is its tool registered. */
-  server: () => string | undefined;
+/** What names the server of a served tool (the bridge). */
+interface ToolServers {
+  serverOf(name: string): string | undefined;
+}
+
+/** A downstream tools/call in flight; begin() returns it, end() takes it back. */
+export interface ActiveCall {
+  readonly session: ServeSession;
+  readonly context: HandlerContext;
+  readonly servers: ToolServers;
+  readonly tool: string;
   /** The level a 2026-07-28 request asked for in its _meta (that era has no logging/setLevel). */
-  logLevel: LoggingLevel | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/** The call's server key, asked when a request comes, not when the call starts: a first call may start its server, and only then is its tool registered. */
+function serverOf(call: ActiveCall): string | undefined {
+  return call.servers.serverOf(call.tool);
 }
 
 /** A level's rank: a message at `level` goes to a client that asked for `wanted` when rank(level) >= rank(wanted). */
@@ -38,21 +49,28 @@ export function levelRank(level: unknown): number {
 }
 
 export class CallTracker {
-  private readonly active: ActiveCall[] = [];
+  /** In the order they began (a Set: a call ends in O(1), and the latest is the last). */
+  private readonly active = new Set<ActiveCall>();
   /** The level each legacy client set with logging/setLevel. */
   private readonly levels = new Map<ServeSession, LoggingLevel>();
   /** The level the upstream servers were last asked for: the most verbose any client wants. */
   private upstreamLevel: LoggingLevel | undefined;
   readonly subscriptions = new ResourceSubscriptions();
 
-  /** A downstream tools/call started; `server` says whose tool it is. The returned function ends it. */
-  begin(session: ServeSession, context: HandlerContext, server: () => string | undefined, logLevel?: LoggingLevel): () => void {
-    const call: ActiveCall = { session, context, server, logLevel };
-    this.active.push(call);
-    return () => {
-      const at = this.active.indexOf(call);
-      if (at !== -1) this.active.splice(at, 1);
-    };
+  /** A downstream tools/call of `tool` started; `servers` says whose tool it is. Give the returned call to end() when it is over. */
+  begin(session: ServeSession, context: HandlerContext, servers: ToolServers, tool: string, logLevel?: LoggingLevel): ActiveCall {
+    const call: ActiveCall = { session, context, servers, tool, logLevel };
+    this.active.add(call);
+    return call;
+  }
+
+  end(call: ActiveCall): void {
+    this.active.delete(call);
+  }
+
+  /** The latest call on server `key` that `accepts`, if any. */
+  private latest(key: string, accepts: (call: ActiveCall) => boolean): ActiveCall | undefined {
+    return [...this.active].reverse().find((c) => accepts(c) && serverOf(c) === key);
   }
 
   /**
@@ -79,7 +97,7 @@ export class CallTracker {
     const params = notification.params ?? {};
     const rank = levelRank(params.level);
     if (rank === -1) return; // not a log level: malformed, nothing a client could filter
-    const call = [...this.active].reverse().find((c) => c.server() === key);
+    const call = this.latest(key, () => true);
     if (!call) return;
     const wanted = call.session.era === 'modern' ? call.logLevel : this.levels.get(call.session);
     if (call.session.era === 'modern' && wanted === undefined) return;
@@ -125,7 +143,7 @@ export class CallTracker {
   private async route(key: string, capability: Capability, params: Record<string, unknown> | undefined, context: RequestContext): Promise<unknown> {
     const method = METHODS[capability];
     // The latest call on that server whose client can answer: the request is about it (MCP: "in the context of" a request).
-    const call = [...this.active].reverse().find((c) => c.session.canAsk(capability) && c.server() === key);
+    const call = this.latest(key, (c) => c.session.canAsk(capability));
     if (!call) throw new RpcError({ server: key, method }, ErrorCodes.MethodNotFound, `${method} is not available: no client of mcpwire serve that is running a call of this server declared the ${capability} capability`);
     try {
       return await call.context.request(method, params, context.signal);

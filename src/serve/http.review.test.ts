@@ -63,11 +63,14 @@ test('a POST that is not application/json (a browser\'s preflight-free text/plai
   const served = await serveHttp({ host: '127.0.0.1', port: 0, agents: [], bridge, serverInfo: { name: 'review', version: '1' } });
   try {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
-    const refused = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'http://localhost:9999', accept: 'application/json' }, body, signal: AbortSignal.timeout(3_000) });
+    // A page of this listener's own origin (any other is refused 403 before this: G1.serve-http-hardening).
+    const origin = new URL(served.url).origin;
+    const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/list' };
+    const refused = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', origin, accept: 'application/json', ...modern }, body, signal: AbortSignal.timeout(3_000) });
     assert.equal(refused.status, 415);
     await refused.text();
     assert.equal(listed, 0);
-    const taken = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' }, body, signal: AbortSignal.timeout(3_000) });
+    const taken = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json', ...modern }, body, signal: AbortSignal.timeout(3_000) });
     await taken.text();
     assert.equal(listed, 1);
   } finally {

@@ -47,8 +47,48 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/**
+ * One client request being handled: its context, and its entry in the
+ * in-flight map. Methods, not closures, and the AbortController only when
+ * the handler asks for the signal (#21 item 1: a controller and two
+ * closures per relayed call showed in serve's profile). A request cancelled
+ * or cut off before anyone asked for its signal gets one already aborted.
+ */
+class Call implements HandlerContext {
+  private controller: AbortController | undefined;
+  /** Why the call was cut off before its signal existed (then the signal is born aborted with it). */
+  private abortedWith: Error | undefined;
+
+  constructor(
+    private readonly peer: ServerPeer,
+    readonly id: JsonRpcId,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortedWith !== undefined) this.controller.abort(this.abortedWith);
+    }
+    return this.controller.signal;
+  }
+
+  /** Cancelled by the client, or the connection ended. */
+  abort(reason: Error): void {
+    if (this.controller) this.controller.abort(reason);
+    else this.abortedWith ??= reason;
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.peer.notifyFor(this, method, params);
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<unknown> {
+    return this.peer.request(method, params, { signal: signal ? AbortSignal.any([signal, this.signal]) : this.signal, relatedTo: this.id });
+  }
+}
+
 export class ServerPeer {
-  private readonly inFlight = new Map<JsonRpcId, AbortController>();
+  private readonly inFlight = new Map<JsonRpcId, Call>();
   private readonly pending = new Map<JsonRpcId, Pending>();
   private nextId = 0;
   private closed = false;
@@ -99,6 +139,11 @@ export class ServerPeer {
     if (!this.closed) this.options.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
+  /** A notification that belongs to `call` (progress, a log line): sent only while that call is still being handled. */
+  notifyFor(call: Call, method: string, params?: Record<string, unknown>): void {
+    if (this.inFlight.get(call.id) === call) this.options.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, call.id);
+  }
+
   /** Sends a request to the client; rejects with RpcFault on an error answer, or when the connection ends or `signal` aborts. */
   request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; relatedTo?: JsonRpcId } = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new RpcFault(ErrorCodes.InternalError, 'the downstream client has gone'));
@@ -128,7 +173,7 @@ export class ServerPeer {
     this.closed = true;
     const inFlight = [...this.inFlight.values()];
     this.inFlight.clear();
-    for (const controller of inFlight) controller.abort(new Error(why));
+    for (const call of inFlight) call.abort(new Error(why));
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const waiter of pending) waiter.reject(new RpcFault(ErrorCodes.InternalError, why));
@@ -138,10 +183,10 @@ export class ServerPeer {
     if (notification.method === 'notifications/cancelled') {
       // MCP basic/utilities/cancellation: "The receiver ... SHOULD stop processing the cancelled request ... and not send a response."
       const requestId = notification.params?.requestId;
-      const controller = isId(requestId) ? this.inFlight.get(requestId) : undefined;
-      if (controller) {
+      const call = isId(requestId) ? this.inFlight.get(requestId) : undefined;
+      if (call) {
         this.inFlight.delete(requestId as JsonRpcId);
-        controller.abort(new Error(typeof notification.params?.reason === 'string' ? notification.params.reason : 'cancelled by the client'));
+        call.abort(new Error(typeof notification.params?.reason === 'string' ? notification.params.reason : 'cancelled by the client'));
       }
       return;
     }
@@ -155,33 +200,22 @@ export class ServerPeer {
       this.options.send({ jsonrpc: '2.0', id, error: { code: ErrorCodes.InvalidRequest, message: `request id ${JSON.stringify(id)} is already in use by a request not yet answered` } }, id);
       return;
     }
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
-    const context: HandlerContext = {
-      id,
-      signal: controller.signal,
-      notify: (method, params) => {
-        if (this.inFlight.get(id) === controller) this.options.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, id);
-      },
-      request: (method, params, signal) => this.request(method, params, { signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal, relatedTo: id }),
-    };
-    let work: Promise<unknown>;
-    try {
-      work = this.options.handle(request, context);
-    } catch (error) {
-      work = Promise.reject(error);
-    }
-    work.then(
-      (result) => this.answer(id, controller, { jsonrpc: '2.0', id, result: result ?? {} }),
-      (error: unknown) => this.answer(id, controller, { jsonrpc: '2.0', id, error: errorObject(error) }),
-    );
+    const call = new Call(this, id);
+    this.inFlight.set(id, call);
+    void this.run(request, call);
   }
 
-  /** A cancelled request is not answered (its id left the map when the cancellation came). */
-  private answer(id: JsonRpcId, controller: AbortController, message: JsonRpcMessage): void {
-    if (this.inFlight.get(id) !== controller) return;
-    this.inFlight.delete(id);
-    if (!this.closed) this.options.send(message, id);
+  /** Runs the handler and answers once; one promise per request, no closures. A cancelled request is not answered (its id left the map when the cancellation came). */
+  private async run(request: JsonRpcRequest, call: Call): Promise<void> {
+    let message: JsonRpcMessage;
+    try {
+      message = { jsonrpc: '2.0', id: call.id, result: (await this.options.handle(request, call)) ?? {} };
+    } catch (error) {
+      message = { jsonrpc: '2.0', id: call.id, error: errorObject(error) };
+    }
+    if (this.inFlight.get(call.id) !== call) return;
+    this.inFlight.delete(call.id);
+    if (!this.closed) this.options.send(message, call.id);
   }
 }
 

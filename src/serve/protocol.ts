@@ -99,14 +99,15 @@ export class ServeSession {
     // notifications/roots/list_changed and the rest: nothing here keeps them.
   }
 
-  private async handle(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+  // handle, legacy and method are not async on purpose: a tools/call goes straight to dispatch's one promise (#21 item 1); the peer turns a throw into the error answer.
+  private handle(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
     const meta = isObject(request.params?._meta) ? request.params._meta : undefined;
     const declared = meta?.[PROTOCOL_VERSION_META_KEY];
     if (typeof declared === 'string' && request.method !== 'initialize') return this.modern(request, context, declared, meta!);
     return this.legacy(request, context);
   }
 
-  private async legacy(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+  private legacy(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
     if (request.method === 'initialize') {
       const asked = request.params?.protocolVersion;
       // MCP 2025-11-25 lifecycle "Version Negotiation": "If the server supports the requested protocol version, it MUST
@@ -117,7 +118,7 @@ export class ServeSession {
       this.clientCapabilities = isObject(request.params?.capabilities) ? (request.params.capabilities as JsonObject) : {};
       const result: JsonObject = { protocolVersion: version, capabilities: serverCapabilities(this.options.calls !== undefined), serverInfo: this.options.serverInfo };
       if (this.options.instructions) result.instructions = this.options.instructions;
-      return result;
+      return Promise.resolve(result);
     }
     if (request.method === 'server/discover') {
       // A legacy client probing: no envelope, so no version to speak; it falls back to initialize.
@@ -148,11 +149,35 @@ export class ServeSession {
   }
 
   /** The methods both eras share. Lists are whole (one page): the source holds them in memory already. */
-  private async method(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
-    const result = await this.dispatch(request, context);
+  private method(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
+    if (request.method === 'tools/call') return this.callTool(request.params ?? {}, context);
     const kind = LIST_KINDS[request.method];
-    if (kind !== undefined) this.listed.add(kind);
-    return result;
+    if (kind === undefined) return this.dispatch(request, context);
+    return this.dispatch(request, context).then((result) => {
+      this.listed.add(kind);
+      return result;
+    });
+  }
+
+  /** tools/call, the relayed call: registered with the tracker while it runs, so upstream requests and log lines during it reach this client. */
+  private async callTool(params: Record<string, unknown>, context: HandlerContext): Promise<unknown> {
+    const { bridge, agent, calls } = this.options;
+    const name = params.name;
+    if (typeof name !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call needs params.name, a string');
+    if (params.arguments !== undefined && !isObject(params.arguments)) throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call params.arguments must be an object');
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const token = meta?.progressToken;
+    const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+    const active = calls?.begin(this, context, bridge, name, meta === undefined ? undefined : logLevelOf(meta[LOG_LEVEL_META_KEY]));
+    try {
+      return await bridge.callTool(name, (params.arguments ?? {}) as JsonObject, agent, {
+        signal: context.signal,
+        // MCP basic/utilities/progress: notifications name the token the request gave.
+        ...(progressToken === undefined ? {} : { onProgress: (u) => context.notify('notifications/progress', { progressToken, ...u }) }),
+      });
+    } finally {
+      if (active) calls!.end(active);
+    }
   }
 
   private async dispatch(request: JsonRpcRequest, context: HandlerContext): Promise<unknown> {
@@ -164,24 +189,6 @@ export class ServeSession {
         return {};
       case 'tools/list':
         return { tools: await bridge.listTools(agent), ...cacheable };
-      case 'tools/call': {
-        if (typeof params.name !== 'string') throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call needs params.name, a string');
-        if (params.arguments !== undefined && !isObject(params.arguments)) throw new RpcFault(ErrorCodes.InvalidParams, 'tools/call params.arguments must be an object');
-        const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-        const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-        const name = params.name;
-        const logLevel = isObject(params._meta) ? logLevelOf(params._meta[LOG_LEVEL_META_KEY]) : undefined;
-        const done = calls?.begin(this, context, () => bridge.serverOf(name), logLevel);
-        try {
-          return await bridge.callTool(params.name, (params.arguments ?? {}) as JsonObject, agent, {
-            signal: context.signal,
-            // MCP basic/utilities/progress: notifications name the token the request gave.
-            ...(progressToken === undefined ? {} : { onProgress: (u) => context.notify('notifications/progress', { progressToken, ...u }) }),
-          });
-        } finally {
-          done?.();
-        }
-      }
       case 'resources/list':
         return { resources: await bridge.listResources(), ...cacheable };
       case 'resources/templates/list':

@@ -10,10 +10,10 @@ import { isWildcardAddress } from '../util/addresses.js';
 import { isLoopbackAddress } from '../util/http-guard.js';
 import { ToolSourceBridge, type ServedNames } from './bridge.js';
 import { CallTracker } from './forward.js';
-import { DEFAULT_SESSION_IDLE_MS, serveHttp } from './http.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, serveHttp } from './http.js';
 import { serveStdio } from './stdio.js';
 
-export { CallTracker, DEFAULT_SESSION_IDLE_MS, type ServedNames };
+export { CallTracker, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type ServedNames };
 
 /** Where the downstream clients are. */
 export type ServeTransport =
@@ -40,6 +40,10 @@ export type ServeTransport =
       sessionIdleMs?: number;
       /** Largest request body, bytes. Default 32 MiB. */
       maxBodyBytes?: number;
+      /** Live sessions at most (2025 clients); an initialize over it is answered 503. Default DEFAULT_MAX_SESSIONS (256). */
+      maxSessions?: number;
+      /** Bytes an SSE stream may hold unread before it is closed (a client that stopped reading). Default 8 MiB. */
+      maxUnreadBytes?: number;
     };
 
 export interface ServeOptions {
@@ -83,10 +87,15 @@ export async function serveToolSource(source: ToolSource, transport: ServeTransp
   if (options.agent !== undefined) source.forAgent(options.agent);
   if (transport.kind === 'stdio') {
     const served = serveStdio({ ...common, ...(options.agent === undefined ? {} : { agent: options.agent }), input: transport.input ?? process.stdin, output: transport.output ?? process.stdout });
+    // The bridge follows the source's registry while serving; the source outlives it.
+    const closed = served.closed.then(() => bridge.close());
     return {
       url: undefined,
-      closed: served.closed,
-      close: async () => served.close(),
+      closed,
+      close: async () => {
+        served.close();
+        await closed;
+      },
     };
   }
   const host = transport.host ?? '127.0.0.1';
@@ -107,12 +116,15 @@ export async function serveToolSource(source: ToolSource, transport: ServeTransp
     ...(transport.allowOrigins ? { allowOrigins: transport.allowOrigins } : {}),
     ...(transport.sessionIdleMs === undefined ? {} : { sessionIdleMs: transport.sessionIdleMs }),
     ...(transport.maxBodyBytes === undefined ? {} : { maxBodyBytes: transport.maxBodyBytes }),
+    ...(transport.maxSessions === undefined ? {} : { maxSessions: transport.maxSessions }),
+    ...(transport.maxUnreadBytes === undefined ? {} : { maxUnreadBytes: transport.maxUnreadBytes }),
   });
   return {
     url: http.url,
     closed,
     close: async () => {
       await http.close();
+      bridge.close();
       done();
     },
   };

@@ -682,6 +682,18 @@ function withEnvironment(params: ServerParams, mode: 'merge' | 'safe'): ServerPa
   return { ...params, env: { ...safeEnvironment(process.env), ...params.env }, inheritEnv: false };
 }
 
+/**
+ * Every option of ToolSourceOptions but `config`, by name: openToolSource()
+ * hands these to the tool source and the rest to the config loader. The
+ * type below fails to compile when an option is added to ToolSourceOptions
+ * and not here, so a new option can never be dropped on its way in.
+ */
+const TOOL_SOURCE_OPTION_KEYS = ['start', 'serializeCalls', 'serverEnvironment', 'restart', 'clock', 'client', 'serverHandlers', 'onServerNotification', 'rediscover', 'startupTimeoutMs', 'resolveSecret', 'unavailableTools', 'onCall', 'naming', 'oauth', 'pins'] as const satisfies readonly (keyof ToolSourceOptions)[];
+type UnlistedOption = Exclude<keyof ToolSourceOptions, 'config' | (typeof TOOL_SOURCE_OPTION_KEYS)[number]>;
+const EVERY_OPTION_LISTED: [UnlistedOption] extends [never] ? true : { unlisted: UnlistedOption } = true;
+void EVERY_OPTION_LISTED;
+const OWN_OPTION_KEYS: ReadonlySet<string> = new Set(TOOL_SOURCE_OPTION_KEYS);
+
 /** Where the config comes from: a file (any format loadToolSourceConfig reads) with its kaged companions, or a loaded config. */
 export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
   ({ config: ToolSourceConfig; project?: never } | ({ project: string; config?: never } & Omit<LoadToolSourceOptions, 'config'>));
@@ -693,13 +705,16 @@ export type OpenToolSourceOptions = Omit<ToolSourceOptions, 'config'> &
  * every server before it resolves.
  */
 export async function openToolSource(options: OpenToolSourceOptions): Promise<ToolSource> {
-  // The tool source's own options by name; everything else is for loading the config.
-  const { config: given, project, start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, onServerNotification, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins, ...load } =
-    options as OpenToolSourceOptions & Partial<LoadToolSourceOptions> & { project?: string };
-  const config = given ?? (await loadToolSourceConfig({ ...load, config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
-  const own: Omit<ToolSourceOptions, 'config'> = { start, serializeCalls, serverEnvironment, restart, clock, client, serverHandlers, onServerNotification, rediscover, startupTimeoutMs, resolveSecret, unavailableTools, onCall, naming, oauth, pins };
-  for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
-  const source = new ToolSource({ ...own, config });
+  // The tool source's own options by name (TOOL_SOURCE_OPTION_KEYS); everything else is for loading the config.
+  const own: Record<string, unknown> = {};
+  const load: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'config' || key === 'project' || value === undefined) continue;
+    (OWN_OPTION_KEYS.has(key) ? own : load)[key] = value;
+  }
+  const { config: given, project, resolveSecret } = options as OpenToolSourceOptions & { project?: string };
+  const config = given ?? (await loadToolSourceConfig({ ...(load as Omit<LoadToolSourceOptions, 'config'>), config: project!, ...(resolveSecret ? { deferSecrets: true } : {}) }));
+  const source = new ToolSource({ ...(own as Omit<ToolSourceOptions, 'config'>), config });
   if (options.start === 'startup') await source.discover();
   return source;
 }

@@ -150,3 +150,80 @@ test('W2/T2: whether an event fits the cap never depends on where the reads fall
   const over = 'data: aaaaa\ndata: bbbbbbb\n\n';
   for (let cut = 1; cut < over.length; cut++) assert.deepEqual(parse([over.slice(0, cut), over.slice(cut)], 10).events, [], `cut at ${cut}`);
 });
+
+// What the parser does per byte, observed rather than timed (issue #20 item 3: mutants that change only cost
+// were listed as equivalent; these are the ones that change its order of growth, or hold a line twice).
+
+/** Runs `run` with String#indexOf watched: how many characters the searches for a CR or a LF looked at. */
+function lineBreakSearchLength(run: () => void): number {
+  const original = String.prototype.indexOf;
+  let looked = 0;
+  String.prototype.indexOf = function (this: string, search: string, position?: number): number {
+    const found = original.call(this, search, position);
+    if (search === '\r' || search === '\n') looked += (found === -1 ? this.length : found + 1) - Math.max(0, position ?? 0);
+    return found;
+  };
+  try {
+    run();
+  } finally {
+    String.prototype.indexOf = original;
+  }
+  return looked;
+}
+
+test('T2/T3 audit: splitting a read into lines is linear whatever its mix of CR and LF: each line break is searched for past the last one only', () => {
+  const n = 2000;
+  const reads = {
+    // The one CR far ahead (and, after it, none left): a CR search per line would scan to it, or to the end, each time.
+    'LF lines, one CR at the end': `${'data: a\n'.repeat(n)}\r\n`,
+    'one CR at the start, then LF lines': `\r${'data: a\n'.repeat(n)}\n`,
+    // The same with the roles of CR and LF swapped.
+    'CR lines, one LF at the end': `${'data: a\r'.repeat(n)}\r\n`,
+    'one LF at the start, then CR lines': `\n${'data: a\r'.repeat(n)}\r`,
+  };
+  for (const [name, text] of Object.entries(reads)) {
+    let seen: Seen | undefined;
+    const looked = lineBreakSearchLength(() => {
+      seen = parse([text]);
+    });
+    assert.equal(seen!.events.length, 1, name);
+    assert.equal(seen!.events[0]!.data.length, 2 * n - 1, name);
+    assert.ok(looked <= 3 * text.length, `${name}: ${looked} characters searched for ${text.length} (quadratic)`);
+  }
+});
+
+test('T2/T3 audit: a data line held as one read is decoded from it, not copied first (the line is held once)', () => {
+  const value = 'x'.repeat(100_000);
+  const parser = createSseParser({ maxEventBytes: 1 << 20, onEvent: (event) => events.push(event) });
+  const events: SseEvent[] = [];
+  parser.push(Buffer.from(`data: ${value}`));
+  const original = Buffer.concat;
+  let copied = 0;
+  Buffer.concat = ((list: readonly Uint8Array[], total?: number) => {
+    const out = original(list, total);
+    copied += out.length;
+    return out;
+  }) as typeof Buffer.concat;
+  try {
+    parser.push(Buffer.from('\n\n'));
+  } finally {
+    Buffer.concat = original;
+  }
+  assert.equal(copied, 0, 'Buffer.concat copied the held line');
+  assert.deepEqual(events, [ev(value)]);
+});
+
+test('W2/T2 audit: an id line held after a read that ended on a line break adds nothing to the data either (the stream cut in three anywhere)', () => {
+  // Found by reviewing the equivalents: a read ending exactly on a line break left an empty piece held,
+  // which the next unfinished line was then judged by (an empty start "may be" a data line).
+  const bytes = 'data: a\nid: xxxxxxxxxxxxx\ndata: b\n\n';
+  const whole = parse([bytes], 10);
+  assert.deepEqual(whole.events, [ev('a\nb', undefined, 'xxxxxxxxxxxxx')]);
+  for (let i = 1; i < bytes.length; i++) {
+    for (let j = i + 1; j < bytes.length; j++) {
+      const split = parse([bytes.slice(0, i), bytes.slice(i, j), bytes.slice(j)], 10);
+      assert.deepEqual(split.events, whole.events, `cut at ${i} and ${j}`);
+      assert.deepEqual(split.pushes, [true, true, true], `cut at ${i} and ${j}`);
+    }
+  }
+});

@@ -11,7 +11,7 @@
 
 import { ClosedError, MessageTooLargeError, SessionExpiredError, type McpClientError } from '../errors.js';
 import { isObject, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/message.js';
-import { nextDelay, sleep } from '../util/backoff.js';
+import { nextDelay, retryDelay, sleep } from '../util/backoff.js';
 import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import type { HttpAnswer } from './http-client.js';
 import { readSse, type SseEvent } from './sse-stream.js';
@@ -302,7 +302,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           cursor.lastEventId = id;
         },
         onRetry: (ms) => {
-          cursor.retryMs = ms;
+          // Clamped to [0, reconnect.maxMs] (#20): a retry past 2^31-1 would fire at once, a huge valid one stall for days.
+          cursor.retryMs = retryDelay(ms, this.reconnectPolicy);
         },
         onEvent: (event: SseEvent) => {
           // Only `message` events (or untyped ones) carry JSON-RPC; a priming event has an id and empty data.

@@ -22,6 +22,13 @@ export interface RequestGuardOptions {
   allowHosts?: readonly string[];
   /** Origins a browser's request may come from besides those of accepted hosts. */
   allowOrigins?: readonly string[];
+  /**
+   * The port this server listens on, once it does. Given, an Origin must be
+   * this server's own (http, an accepted host, this port) or an allowed
+   * one: a page of another local server (another port of localhost) is
+   * another origin. Not given, any port of an accepted host is accepted.
+   */
+  ownPort?: () => number | undefined;
   /** The largest body accepted, bytes. */
   maxBodyBytes: number;
   /** How the refusals name the options that widen what is accepted, e.g. `{ host: '--allow-host', origin: '--allow-origin' }`. */
@@ -49,7 +56,10 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
     if (origins.has(lower)) return true;
     try {
       const url = new URL(lower);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.has(bareHost(url.hostname));
+      if (!hosts.has(bareHost(url.hostname))) return false;
+      if (!options.ownPort) return url.protocol === 'http:' || url.protocol === 'https:';
+      // RFC 6454 §4: an origin is scheme, host and port; this server speaks plain http (the URL parser drops :80).
+      return url.protocol === 'http:' && Number(url.port || 80) === options.ownPort();
     } catch {
       return false; // "null" (a sandboxed or file: page) and anything unparsable
     }

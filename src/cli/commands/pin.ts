@@ -135,7 +135,8 @@ export async function trust(args: string[]): Promise<number> {
       throw unknownToolError(canonicalName(key, tool), [], { servers: [key], hint: `${key} lists ${listedNames.length > 0 ? listedNames.join(', ') : 'no tools'}` });
     }
     const drift = reviewTools(key, tools, before, 'block', accepts).drift;
-    store.set(key, approve(before, tools, { ...(tool !== undefined ? { only: tool } : {}), accepts }));
+    // Approved against the file as it is under the lock, not `before`: a trust run beside this one keeps its change (#21 item 2).
+    store.update(key, (current) => approve(current, tools, { ...(tool !== undefined ? { only: tool } : {}), accepts }));
     const approved = tool !== undefined ? [tool] : tools.filter((t) => accepts(t.name)).map((t) => t.name);
     const fingerprints = Object.fromEntries(approved.filter((name) => tools.some((t) => t.name === name)).map((name) => [name, fingerprintTool(coveredDefinition(tools.find((t) => t.name === name)!)).fingerprint]));
     if (line.values.json) out(`${JSON.stringify({ file: store.file, server: key, trusted: fingerprints, drift: drift ?? null }, null, 2)}\n`);

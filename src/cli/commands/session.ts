@@ -11,7 +11,7 @@ import { err, out } from '../process.js';
 import sessionClient from '../session-client.cjs';
 import { commandHelp, HelpShown, UsageError } from '../usage.js';
 
-const { ask, configArgs, entryOfThisBuild, identityOf, listSessions, metaPath, readMeta, removeSession, runtimeDir, socketPath } = sessionClient;
+const { ANSWER_WAIT_MS, ask, configArgs, entryOfThisBuild, identityOf, listSessions, metaPath, readMeta, removeSession, runtimeDir, socketPath } = sessionClient;
 type Reply = Parameters<typeof ask>[1];
 
 const OPTIONS = {
@@ -84,16 +84,39 @@ function identityFor(args: string[]): string {
   return identity;
 }
 
-/** The status of the session at `socket`, or undefined when nothing answers there (its files are then removed). */
-async function statusAt(dir: string, identity: string): Promise<Status | undefined> {
+/** A session whose daemon accepts connections but does not answer (stopped by SIGSTOP, or stuck): its pid, from its meta file. */
+interface Unanswering {
+  unanswering: true;
+  pid: number | null;
+  config: string | null;
+}
+
+/**
+ * The status of the session at `socket`; undefined when nothing answers
+ * there (its files are then removed); `unanswering` when a daemon holds the
+ * socket but says nothing within the client's wait: its files stay, it is
+ * not dead.
+ */
+async function statusAt(dir: string, identity: string): Promise<Status | Unanswering | undefined> {
   const socket = socketPath(dir, identity);
   if (!existsSync(socket)) return undefined;
   try {
     return (await ask(socket, { op: 'status' }))?.status as Status | undefined;
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+      const meta = readMeta(metaPath(dir, identity));
+      return { unanswering: true, pid: meta?.pid ?? null, config: meta?.config ?? null };
+    }
     removeSession(dir, identity);
     return undefined;
   }
+}
+
+const isUnanswering = (s: Status | Unanswering | undefined): s is Unanswering => s !== undefined && 'unanswering' in s;
+
+/** The one line that says a session does not answer, and what ends it. */
+function unansweringLine(s: Unanswering): string {
+  return `the session for ${s.config ?? 'this config'}${s.pid === null ? '' : ` (pid ${s.pid})`} does not answer within ${ANSWER_WAIT_MS / 1000} s: it is stopped or stuck; mcpwire session stop ends it`;
 }
 
 async function start(args: string[], idleText: string | undefined, json: boolean): Promise<number> {
@@ -102,6 +125,10 @@ async function start(args: string[], idleText: string | undefined, json: boolean
   const identity = identityFor(args);
   const dir = sessionDir(true);
   const running = await statusAt(dir, identity);
+  if (isUnanswering(running)) {
+    err(`mcpwire: ${unansweringLine(running)}, then start it again\n`);
+    return EXIT.failed;
+  }
   if (running !== undefined) {
     if (json) out(`${JSON.stringify({ started: false, ...running })}\n`);
     else out(`a session for ${running.config} already runs (pid ${running.pid}); mcpwire session stop ends it\n`);
@@ -173,6 +200,20 @@ async function stop(args: string[], all: boolean, json: boolean): Promise<number
     const meta = readMeta(metaPath(dir, identity));
     const running = await statusAt(dir, identity);
     if (running === undefined) continue;
+    if (isUnanswering(running)) {
+      // A stopped process acts on no signal but SIGKILL; a stuck one would not answer `stop` either.
+      if (running.pid !== null) {
+        try {
+          process.kill(running.pid, 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+        await gone(running.pid, 10_000);
+      }
+      removeSession(dir, identity);
+      stopped.push({ config: running.config ?? '', pid: running.pid ?? 0 });
+      continue;
+    }
     await ask(socketPath(dir, identity), { op: 'stop' }).catch(() => undefined);
     // Its servers close before it exits; a daemon that does not go in 10 s is ended.
     if (!(await gone(running.pid, 10_000))) process.kill(running.pid, 'SIGKILL');
@@ -191,12 +232,16 @@ async function status(args: string[], all: boolean, json: boolean): Promise<numb
   // No config named and none here: every session of this user.
   const identities = dir === undefined ? [] : identity === undefined ? listSessions(dir).map((m) => m.identity) : [identity];
   const found: Status[] = [];
+  const unanswering: Unanswering[] = [];
   for (const id of identities) {
     const running = await statusAt(dir!, id);
-    if (running !== undefined) found.push(running);
+    if (isUnanswering(running)) unanswering.push(running);
+    else if (running !== undefined) found.push(running);
   }
-  if (json) out(`${JSON.stringify(identity === undefined ? found : (found[0] ?? null), null, 2)}\n`);
-  else if (found.length === 0) out(identity === undefined ? 'no session runs\n' : 'no session runs for this config (mcpwire session start starts one)\n');
+  for (const s of unanswering) err(`mcpwire: ${unansweringLine(s)}\n`);
+  const listed: (Status | Unanswering)[] = [...found, ...unanswering];
+  if (json) out(`${JSON.stringify(identity === undefined ? listed : (listed[0] ?? null), null, 2)}\n`);
+  else if (listed.length === 0) out(identity === undefined ? 'no session runs\n' : 'no session runs for this config (mcpwire session start starts one)\n');
   else {
     for (const s of found) {
       const idleLeft = Math.max(0, s.idleMs - (Date.now() - s.lastUsedAt));
@@ -204,6 +249,7 @@ async function status(args: string[], all: boolean, json: boolean): Promise<numb
       for (const server of s.servers) out(`  ${server.key.padEnd(16)} ${server.state.padEnd(10)} ${server.failure ?? `${server.tools} tools${server.pid !== null ? `, pid ${server.pid}` : ''}`}\n`);
     }
   }
-  // Like a check: 0 when a session runs, 1 when none does.
+  // Like a check: 0 when a session runs, 1 when none does; a session that is there but does not answer is neither (5).
+  if (unanswering.length > 0) return EXIT.timeout;
   return found.length > 0 ? EXIT.ok : EXIT.failed;
 }

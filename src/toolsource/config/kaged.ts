@@ -17,6 +17,7 @@ import { readAgentRules } from './kaged-agents.js';
 import { quote } from './quote.js';
 import { MAX_SERVERS, SERVER_KEY, type Checked, checkDaemonToml, checkLocalToml, checkServer, type DaemonToml, type KagedServer, type LocalToml } from './kaged-schema.js';
 import { overlay } from './overlay.js';
+import { readPemFile } from './pem-file.js';
 import { inside, resolveProjectDir } from './project-path.js';
 import { describeLookup, lookupSecret } from './secrets.js';
 import { readTomlFile, type TomlSource } from './toml-source.js';
@@ -368,9 +369,6 @@ function buildHttpAuth(key: string, server: Extract<KagedServer, { transport: 's
   return { params: { ...params, auth: resolved }, secret: found.value, secretRef };
 }
 
-/** A PEM is a few KiB; a file much larger is not one (and is not read whole). */
-const MAX_KEY_FILE_BYTES = 64 * 1024;
-
 /**
  * #19 (SPEC A1): an OAuth machine client's private key from a PEM file
  * (relative paths against the project root), read at load like the secrets
@@ -379,19 +377,9 @@ const MAX_KEY_FILE_BYTES = 64 * 1024;
  */
 function readKeyFile(file: string | undefined, ctx: BuildContext, at: KeyPath, key: string): string | undefined {
   if (file === undefined || ctx.disabled) return undefined;
-  const full = path.resolve(ctx.root, file);
-  let text: string;
-  try {
-    const stat = statSync(full);
-    if (!stat.isFile()) throw ctx.failYaml(at, `${full} is not a regular file; give the path of a PEM private key`, key);
-    if (stat.size > MAX_KEY_FILE_BYTES) throw ctx.failYaml(at, `${full} is ${stat.size} bytes, too large for a PEM private key`, key);
-    text = readFileSync(full, 'utf8');
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    throw ctx.failYaml(at, `cannot read the private key file ${full} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, key);
-  }
-  if (text.trim() === '') throw ctx.failYaml(at, `the private key file ${full} is empty`, key);
-  return text;
+  const read = readPemFile(path.resolve(ctx.root, file));
+  if ('problem' in read) throw ctx.failYaml(at, read.problem, key);
+  return read.text;
 }
 
 function realDir(file: string): string {

@@ -15,11 +15,11 @@
 // (`${env:VAR}`, `*_env_var`) or a file; every resolved one is a secret to
 // scrub, and no problem quotes a value.
 
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthSettings } from '../../auth/settings.js';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '../../auth/jwt.js';
 import { isObject } from '../../jsonrpc/message.js';
+import { readPemFile } from './pem-file.js';
 import type { KeyPath } from './yaml-source.js';
 
 /** What is wrong, at which key (relative to the server entry); never a value. */
@@ -36,7 +36,6 @@ export type ResolveValue = (text: string, keys: KeyPath, secret: boolean) => str
 
 const GRANTS = ['authorization_code', 'client_credentials', 'jwt_bearer'] as const;
 /** A PEM is a few KiB; a much larger file is not one. */
-const MAX_PEM_BYTES = 64 * 1024;
 
 /** The JSON forms: Claude Code's and mcpwire's `oauth`, or Cursor's `auth`. Undefined: the entry has neither. */
 export function readJsonOAuth(entry: Record<string, unknown>, resolve: ResolveValue, folder: string): OAuthSettings | OAuthKeyProblem | undefined {
@@ -192,28 +191,17 @@ function checked(settings: OAuthSettings, at: KeyPath): OAuthSettings | OAuthKey
   return settings;
 }
 
-/** A PEM private key file, read now (a disabled server's too: the reader does not know yet). The problem names the file, never its contents. */
 /** A private key is read now (PEM, so a bad file fails the config); an assertion file is read afresh at each grant. */
 function fromFile(settings: OAuthSettings, into: 'privateKey' | 'assertion', file: string, at: KeyPath): OAuthKeyProblem | undefined {
   if (into === 'assertion') {
     settings.assertion = { file };
     return undefined;
   }
-  const pem = readPem(file, at);
-  if (isProblem(pem)) return pem;
-  settings.privateKey = pem;
+  // Read now, a disabled server's too (the reader does not know yet); the problem names the file, never its contents.
+  const pem = readPemFile(file);
+  if ('problem' in pem) return { field: at, detail: pem.problem };
+  settings.privateKey = pem.text;
   return undefined;
-}
-
-function readPem(file: string, at: KeyPath): string | OAuthKeyProblem {
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile() || stat.size > MAX_PEM_BYTES) return { field: at, detail: `${file} is not a PEM private key file` };
-    const text = readFileSync(file, 'utf8');
-    return text.trim() === '' ? { field: at, detail: `the private key file ${file} is empty` } : text;
-  } catch (error) {
-    return { field: at, detail: `cannot read the private key file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})` };
-  }
 }
 
 /** Every credential the settings hold, for the scrubber (a key read from a file too). */

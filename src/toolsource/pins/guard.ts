@@ -8,7 +8,7 @@ import type { Tool } from '../../client/results.js';
 import type { SourceServer } from '../config/types.js';
 import { unusedDenyPatterns } from './deny-check.js';
 import { approve, DEFAULT_PIN_POLICY, reviewTools, withheldReason, type PinPolicy, type ToolDrift } from './review.js';
-import type { PinStore } from './store.js';
+import { updatePins, type PinStore } from './store.js';
 
 export interface PinOptions {
   /** Where approved definitions are kept. Default: the file pinFileFor() names for the config file (an in-memory store for a config with no file). */
@@ -106,7 +106,7 @@ export class PinGuard {
   trust(server: string, tool?: string): boolean {
     const state = this.servers.get(server);
     if (!state) return false;
-    this.store.set(server, approve(this.store.get(server), state.listed, { ...(tool !== undefined ? { only: tool } : {}), accepts: state.accepts }));
+    updatePins(this.store, server, (current) => approve(current, state.listed, { ...(tool !== undefined ? { only: tool } : {}), accepts: state.accepts }));
     return true;
   }
 

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { withFileLock, type FileLockOptions } from '../../util/file-lock.js';
 import { fingerprintSet, sha256, type CoveredDefinition } from './canonical.js';
 
 /** One approved tool: its fingerprints and the definition they were taken of (what a diff is against). */
@@ -39,6 +40,13 @@ export interface PinStore {
   get(server: string): PinnedServer | undefined;
   /** Replaces the server's record. */
   set(server: string, pinned: PinnedServer): void;
+  /**
+   * Optional: replaces the server's record with `change(current)`, reading
+   * the current one and writing the new one as one step no other writer can
+   * come between (the file store holds a lock across processes). A store
+   * without it is updated by get and set (updatePins).
+   */
+  update?(server: string, change: (current: PinnedServer | undefined) => PinnedServer): void;
   /** Where the pins live, for messages ("approve with mcpwire trust"); a file path for the file store. */
   readonly location: string;
 }
@@ -53,6 +61,15 @@ export class MemoryPinStore implements PinStore {
   set(server: string, pinned: PinnedServer): void {
     this.servers.set(server, structuredClone(pinned));
   }
+  update(server: string, change: (current: PinnedServer | undefined) => PinnedServer): void {
+    this.set(server, change(this.get(server)));
+  }
+}
+
+/** Sets the server's record to `change(current)`: as one step where the store can (update), else by get and set. */
+export function updatePins(store: PinStore, server: string, change: (current: PinnedServer | undefined) => PinnedServer): void {
+  if (store.update) store.update(server, change);
+  else store.set(server, change(store.get(server)));
 }
 
 interface PinFile {
@@ -66,11 +83,18 @@ export const PIN_FILE_VERSION = 1;
  * The default store: one JSON file. Read again only when its modification
  * time or size changed, so a host reviewing every listing reads the disk once
  * per change, and a `mcpwire trust` run elsewhere is seen at the next review.
+ * Every write reads the file again and renames the new one over it while
+ * holding `<file>.lock` (util/file-lock.ts): two `mcpwire trust` runs at the
+ * same instant each keep their change (#21 item 2); without the lock the
+ * second rename dropped the first one's.
  */
 export class FilePinStore implements PinStore {
   private cache: { stamp: string; file: PinFile } | undefined;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly lockOptions: FileLockOptions = {},
+  ) {}
 
   get location(): string {
     return this.file;
@@ -83,12 +107,24 @@ export class FilePinStore implements PinStore {
   }
 
   set(server: string, pinned: PinnedServer): void {
-    const all = this.read();
-    const record: PinnedServer = { pinnedAt: new Date().toISOString(), set: fingerprintSet(pinned.tools), tools: sortedTools(pinned.tools) };
-    const next: PinFile = { version: PIN_FILE_VERSION, servers: { ...all.servers, [server]: record } };
-    next.servers = Object.fromEntries(Object.entries(next.servers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
-    this.cache = undefined;
+    this.update(server, () => pinned);
+  }
+
+  update(server: string, change: (current: PinnedServer | undefined) => PinnedServer): void {
+    withFileLock(
+      this.file,
+      () => {
+        // Read under the lock: what another process wrote a moment ago is kept.
+        const all = this.read();
+        const pinned = change(Object.hasOwn(all.servers, server) ? structuredClone(all.servers[server]) : undefined);
+        const record: PinnedServer = { pinnedAt: new Date().toISOString(), set: fingerprintSet(pinned.tools), tools: sortedTools(pinned.tools) };
+        const next: PinFile = { version: PIN_FILE_VERSION, servers: { ...all.servers, [server]: record } };
+        next.servers = Object.fromEntries(Object.entries(next.servers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+        writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
+        this.cache = undefined;
+      },
+      this.lockOptions,
+    );
   }
 
   /** Every server key with a record. */
