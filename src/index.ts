@@ -96,7 +96,9 @@ export type {
   ToolSourceOptions,
 } from './toolsource/tool-source.js';
 export type { LoadToolSourceOptions } from './toolsource/config/load.js';
-export { CallTracker, DEFAULT_SESSION_IDLE_MS, serveToolSource, type ServedNames, type ServeHandle, type ServeOptions, type ServeTransport } from './serve/serve.js';
+// serve (G1): its door loads the servers on first use (#20 item 2); the types are serve.ts's own.
+export { CallTracker, DEFAULT_SESSION_IDLE_MS, serveToolSource } from './serve/entry.js';
+export type { ServedNames, ServeHandle, ServeOptions, ServeTransport } from './serve/serve.js';
 export type { AgentToolRules, SecretRef, SourceServer, ToolFilter, ToolSourceConfig } from './toolsource/config/types.js';
 export { compileFilter, enabledForAgent, isEmptyChange, type CompiledFilter, type RejectedTool, type ToolDefinition, type ToolsChange } from './toolsource/registry.js';
 export type { ToolNameProblem } from './toolsource/naming.js';

@@ -17,6 +17,7 @@
 
 import { OAuthError, type ErrorSite } from '../errors.js';
 import { boundedText } from './json-body.js';
+import { isLoopback } from '../util/addresses.js';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -119,10 +120,7 @@ export function isInternalHost(hostname: string): boolean {
   return false;
 }
 
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
+export { isLoopback }; // in util/addresses.ts, so checking a machine grant needs no discovery code (#20)
 
 /**
  * Whether mcpwire may fetch `target` on behalf of the server at `serverUrl`:

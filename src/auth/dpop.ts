@@ -6,7 +6,8 @@
 // it) leave this module. Nonces (§8, §9) are remembered per origin, the
 // authorization server's and the resource server's apart.
 
-import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { nodeCrypto } from '../util/node-builtins.js';
 import { jwkThumbprint, newJti, publicJwk, signJwt } from './jwt.js';
 
 export class DpopKey {
@@ -17,7 +18,7 @@ export class DpopKey {
   readonly #nonces = new Map<string, string>();
 
   constructor() {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey } = nodeCrypto().generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.#privateKey = privateKey;
     this.#jwk = publicJwk(privateKey);
     this.thumbprint = jwkThumbprint(this.#jwk);
@@ -33,7 +34,7 @@ export class DpopKey {
     const htu = `${target.origin}${target.pathname}`;
     const nonce = this.#nonces.get(target.origin);
     const payload: Record<string, unknown> = { jti: newJti(), htm: method.toUpperCase(), htu, iat: Math.floor(Date.now() / 1000) };
-    if (accessToken !== undefined) payload.ath = createHash('sha256').update(accessToken, 'ascii').digest('base64url');
+    if (accessToken !== undefined) payload.ath = nodeCrypto().createHash('sha256').update(accessToken, 'ascii').digest('base64url');
     if (nonce !== undefined) payload.nonce = nonce;
     return signJwt(this.#privateKey, 'ES256', { typ: 'dpop+jwt', jwk: this.#jwk }, payload);
   }

@@ -4,7 +4,8 @@
 // its SHA-256 thumbprint (RFC 7638). No verification: mcpwire only signs.
 // Keys are KeyObjects; a private key is never exported from here, only used.
 
-import { createHash, createPrivateKey, createPublicKey, randomUUID, sign, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { nodeCrypto } from '../util/node-builtins.js';
 
 export type SigningAlgorithm = 'ES256' | 'ES384' | 'ES512' | 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'EdDSA';
 export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'EdDSA'];
@@ -20,7 +21,7 @@ export function privateKeyFrom(pem: string | KeyObject): KeyObject {
     return pem;
   }
   try {
-    return createPrivateKey({ key: pem, format: 'pem' });
+    return nodeCrypto().createPrivateKey({ key: pem, format: 'pem' });
   } catch {
     // Node's message may hold the key's first bytes: not passed on.
     throw new TypeError('the private key is not a PEM private key (PKCS#8 "BEGIN PRIVATE KEY", or "BEGIN EC/RSA PRIVATE KEY")');
@@ -48,7 +49,7 @@ export function algorithmFits(key: KeyObject, alg: SigningAlgorithm): boolean {
 
 /** The public half as a JWK: never a private member. */
 export function publicJwk(key: KeyObject): Record<string, string> {
-  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  const pub = key.type === 'private' ? nodeCrypto().createPublicKey(key) : key;
   const jwk = pub.export({ format: 'jwk' }) as Record<string, string>;
   // Only the members RFC 7638 names for each key type (export gives no private ones for a public key, but be exact).
   if (jwk.kty === 'EC') return { kty: 'EC', crv: jwk.crv!, x: jwk.x!, y: jwk.y! };
@@ -59,7 +60,7 @@ export function publicJwk(key: KeyObject): Record<string, string> {
 /** RFC 7638: SHA-256 over the required members in lexicographic order, base64url. */
 export function jwkThumbprint(jwk: Record<string, string>): string {
   const members = jwk.kty === 'EC' ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : jwk.kty === 'RSA' ? { e: jwk.e, kty: jwk.kty, n: jwk.n } : { crv: jwk.crv, kty: jwk.kty, x: jwk.x };
-  return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(members)).digest('base64url');
 }
 
 const HASH: Record<SigningAlgorithm, string | null> = { ES256: 'sha256', ES384: 'sha384', ES512: 'sha512', RS256: 'sha256', RS384: 'sha384', RS512: 'sha512', PS256: 'sha256', EdDSA: null };
@@ -69,11 +70,11 @@ export function signJwt(key: KeyObject, alg: SigningAlgorithm, header: Record<st
   if (!algorithmFits(key, alg)) throw new TypeError(`the key cannot sign ${alg} (it is a ${key.asymmetricKeyType} key)`);
   const input = `${base64url(JSON.stringify({ alg, ...header }))}.${base64url(JSON.stringify(payload))}`;
   const options = alg.startsWith('ES') ? { key, dsaEncoding: 'ieee-p1363' as const } : alg === 'PS256' ? { key, padding: 6 /* RSA_PKCS1_PSS_PADDING */, saltLength: 32 } : { key };
-  const signature = sign(HASH[alg], Buffer.from(input), options);
+  const signature = nodeCrypto().sign(HASH[alg], Buffer.from(input), options);
   return `${input}.${signature.toString('base64url')}`;
 }
 
 /** A fresh JWT id: a random UUID (122 random bits), never reused. */
 export function newJti(): string {
-  return randomUUID();
+  return nodeCrypto().randomUUID();
 }

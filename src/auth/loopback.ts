@@ -8,10 +8,10 @@
 // server-supplied `javascript:` or `file:` URL is printed as refused, never
 // opened.
 
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OAuthError } from '../errors.js';
+import { nodeChildProcess, nodeHttp } from '../util/node-builtins.js';
 import type { Authorizer } from './oauth-provider.js';
 
 export interface LoopbackReceiver {
@@ -31,7 +31,7 @@ const DONE_PAGE = '<!doctype html><meta charset="utf-8"><title>mcpwire</title><p
 export async function startLoopbackReceiver(path = '/callback', port = 0): Promise<LoopbackReceiver> {
   let deliver: ((url: URL) => void) | undefined;
   let received: URL | undefined;
-  const server: Server = createServer((req, res) => {
+  const server: Server = nodeHttp().createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== path) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('method not allowed');
@@ -90,7 +90,7 @@ export function openInBrowser(url: string): boolean {
   if (refusedToOpen(url)) return false;
   const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
   try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
+    const child = nodeChildProcess().spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
     child.on('error', () => {});
     child.unref();
     return true;

@@ -9,8 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { OAuthError, type ErrorSite } from '../errors.js';
-import { isLoopback, type AuthorizationServerMetadata } from './discovery.js';
-import { algorithmFits, defaultAlgorithm, newJti, privateKeyFrom, signJwt, type SigningAlgorithm } from './jwt.js';
+import type { AuthorizationServerMetadata } from './discovery.js';
+import { defaultAlgorithm, newJti, privateKeyFrom, signJwt, type SigningAlgorithm } from './jwt.js';
 import { requestIdJag } from './token-exchange.js';
 import { chooseAuthMethod, clientCredentialsGrant, jwtBearerGrant, type OAuthClientCredentials, type TokenRequestOptions, type TokenSet } from './tokens.js';
 
@@ -44,23 +44,6 @@ export async function readSource(source: TokenSource, what: string, site: ErrorS
   }
   if (typeof value !== 'string' || value.trim() === '') throw new OAuthError(site, 'token', `the ${what} is empty; give it in the config (a \${VAR}, or a file)`);
   return value.trim();
-}
-
-/** Checks a machine grant's settings before anything is sent: a TypeError naming what is missing (never a value). */
-export function checkMachineGrant(m: MachineGrant): void {
-  if (m.grant === 'client_credentials' && !m.clientId) throw new TypeError('oauth.grant client_credentials needs oauth.clientId (and oauth.clientSecret or oauth.privateKey)');
-  if (m.grant === 'client_credentials' && !m.clientSecret && !m.privateKey) throw new TypeError('oauth.grant client_credentials needs oauth.clientSecret or oauth.privateKey to authenticate the client');
-  if (m.grant === 'jwt_bearer' && m.assertion === undefined && !m.idp) throw new TypeError('oauth.grant jwt_bearer needs oauth.assertion (a JWT, or a file holding one) or oauth.idp (token exchange at the identity provider)');
-  if (m.idp && !m.clientId) throw new TypeError('oauth.idp (Enterprise-Managed Authorization) needs oauth.clientId, the client as the MCP server\'s authorization server knows it');
-  // The user's ID token goes there: over https only (http to loopback aside), as metadata is fetched (discovery.ts).
-  if (m.idp) {
-    const endpoint = URL.canParse(m.idp.tokenEndpoint) ? new URL(m.idp.tokenEndpoint) : undefined;
-    if (!endpoint || !(endpoint.protocol === 'https:' || (endpoint.protocol === 'http:' && isLoopback(endpoint.hostname)))) throw new TypeError('oauth.idp.tokenEndpoint must be an https URL (http only to loopback): the ID token is sent there');
-  }
-  if (m.privateKey !== undefined) {
-    const key = privateKeyFrom(m.privateKey);
-    if (m.signingAlgorithm && !algorithmFits(key, m.signingAlgorithm)) throw new TypeError(`oauth.signingAlgorithm ${m.signingAlgorithm} does not fit the private key (a ${key.asymmetricKeyType} key)`);
-  }
 }
 
 /** The client as the AS knows it, and how it authenticates: private_key_jwt with a key, else basic/post with a secret, else its id alone. */

@@ -25,13 +25,17 @@
 import { OAuthError, type ErrorSite } from '../errors.js';
 import type { HeaderProvider } from '../transport/http-headers.js';
 import { DpopKey } from './dpop.js';
-import { checkMachineGrant, machineTokens, type MachineGrant } from './machine.js';
-import { discoverAuthorizationServer, discoverProtectedResource, legacyAuthorizationServer, nothingFound, type AuthorizationServerMetadata, type FetchLike, type ProtectedResourceMetadata } from './discovery.js';
-import { createPkce, createState, stateMatches } from './pkce.js';
-import { obtainClient, type ClientIdentity, type RegisteredClient } from './registration.js';
+import { checkMachineGrant } from './machine-check.js';
+import type { MachineGrant } from './machine.js';
+import type { AuthorizationServerMetadata, FetchLike, ProtectedResourceMetadata } from './discovery.js';
+import type { ClientIdentity, RegisteredClient } from './registration.js';
 import { credentialKey, resourceOfKey, type CredentialStore, type StoredCredentials } from './store.js';
-import { exchangeCode, refreshTokens, type TokenRequestOptions, type TokenSet } from './tokens.js';
+import type { TokenRequestOptions, TokenSet } from './tokens.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
+
+// The flow's network steps (discovery, registration, the token endpoint, PKCE, machine grants: ten modules) load
+// when a server first asks for OAuth, not with the package: most hosts never meet a 401 (#20 item 2, X4).
+const discoveryModule = () => import('./discovery.js');
 
 /**
  * Takes the user through the authorization request: opens (or prints)
@@ -176,7 +180,7 @@ export class OAuthProvider implements HeaderProvider {
         // (no 2025-03-26 default endpoints then), and a plain 401 stays the caller's AuthError.
         await this.discover(params.resource_metadata, bearer !== undefined);
       } catch (error) {
-        if (bearer === undefined && nothingFound(error)) return false;
+        if (bearer === undefined && (await discoveryModule()).nothingFound(error)) return false;
         throw error;
       }
       discovered = true;
@@ -245,6 +249,7 @@ export class OAuthProvider implements HeaderProvider {
     const refreshToken = stored?.tokens?.refresh_token;
     // Only at the AS that issued it: a refresh token is never shown to another.
     if (!stored?.client || !refreshToken || !this.asMeta?.token_endpoint || stored.issuer !== this.issuer) return false;
+    const { refreshTokens } = await import('./tokens.js');
     try {
       const tokens = await refreshTokens(this.asMeta.token_endpoint, stored.client, { refreshToken, resource: this.prm?.resource ?? this.options.serverUrl }, this.tokenOptions());
       // A refresh that rotates nothing keeps the refresh token it used; the new set is stored before it is used.
@@ -270,6 +275,7 @@ export class OAuthProvider implements HeaderProvider {
   private async discover(resourceMetadata: string | undefined, allowLegacy = true): Promise<{ prm: ProtectedResourceMetadata; meta: AuthorizationServerMetadata; issuer: string }> {
     const o = this.options;
     const discovery = { site: this.site, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}), ...(o.machine ? { requirePkce: false } : {}) };
+    const { discoverAuthorizationServer, discoverProtectedResource, legacyAuthorizationServer, nothingFound } = await discoveryModule();
     let prm: ProtectedResourceMetadata;
     let meta: AuthorizationServerMetadata;
     try {
@@ -303,6 +309,7 @@ export class OAuthProvider implements HeaderProvider {
     if (o.machine) {
       // No user: the configured grant, and its answer stored like a login's (keyed by resource and issuer).
       const scope = [...new Set(scopes ?? prm.scopes_supported ?? o.scopes ?? [])].join(' ');
+      const { machineTokens } = await import('./machine.js');
       const tokens = await machineTokens(o.machine, meta, { resource: prm.resource, ...(scope ? { scope } : {}) }, this.tokenOptions());
       const next: StoredCredentials = { issuer, tokens };
       await o.store.set(credentialKey(o.serverUrl, issuer), next);
@@ -314,13 +321,14 @@ export class OAuthProvider implements HeaderProvider {
     const stored = (await o.store.get(key)) ?? { issuer };
     // A client registered for another redirect URI (a daemon registered it; a login's receiver has its own port) is registered anew.
     const reusable = stored.client && (stored.client.how !== 'dynamic' || stored.client.redirect_uris.includes(o.redirectUri)) ? stored.client : undefined;
-    const client: RegisteredClient = reusable ?? (await obtainClient(meta, o.redirectUri, o, { site: this.site, ...this.secretsAndFetch() }));
+    const client: RegisteredClient = reusable ?? (await (await import('./registration.js')).obtainClient(meta, o.redirectUri, o, { site: this.site, ...this.secretsAndFetch() }));
     if (client !== stored.client) await o.store.set(key, { ...stored, client });
     if (!o.authorize) {
       throw new OAuthError(this.site, 'authorization', `the server needs a login (OAuth at ${issuer}); run: mcpwire login ${o.server}`);
     }
     // Scope: the challenge's, else the PRM's scopes_supported, else the configured ones; offline_access only where the AS lists it.
     const scope = [...new Set([...(scopes ?? prm.scopes_supported ?? o.scopes ?? []), ...(meta.scopes_supported?.includes('offline_access') ? ['offline_access'] : [])])];
+    const [{ createPkce, createState, stateMatches }, { exchangeCode }] = await Promise.all([import('./pkce.js'), import('./tokens.js')]);
     const pkce = createPkce();
     const state = createState();
     o.onSecret?.(pkce.verifier);

@@ -3,7 +3,7 @@
 // secrets until the exchange is done: the caller registers them for
 // scrubbing, and nothing here logs them.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../util/node-builtins.js';
 
 export interface Pkce {
   /** 43 characters of base64url: 256 bits (RFC 7636 §4.1 allows 43–128). */
@@ -14,17 +14,17 @@ export interface Pkce {
 }
 
 export function createPkce(): Pkce {
-  const verifier = randomBytes(32).toString('base64url');
+  const verifier = nodeCrypto().randomBytes(32).toString('base64url');
   return { verifier, challenge: s256(verifier), method: 'S256' };
 }
 
 export function s256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  return nodeCrypto().createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
 /** A 128-bit state value (the floor), base64url. */
 export function createState(): string {
-  return randomBytes(16).toString('base64url');
+  return nodeCrypto().randomBytes(16).toString('base64url');
 }
 
 /** Compares a returned state with the one sent, in constant time; a missing or differently sized one is false. */
@@ -32,5 +32,5 @@ export function stateMatches(sent: string, returned: string | null | undefined):
   if (typeof returned !== 'string') return false;
   const a = Buffer.from(sent);
   const b = Buffer.from(returned);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
 }

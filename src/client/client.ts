@@ -19,7 +19,7 @@ import { eraHandshake } from './modern-handshake.js';
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from './request-meta.js';
 import { CACHED_LISTS, ListCache } from './list-cache.js';
 import { traceContextMeta, type TraceContextHook } from './trace-context.js';
-import { callToolAsTask, followCreatedTask, followsTasks, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, withTasksExtension, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
+import { followsTasks, isCreatedTask, legacyTaskRequest, serverCancelsTasks, taskSupportOf, withTasksExtension, type CallToolOptions, type TaskChannel, type TaskSupport } from './tasks.js';
 // --- #17 items 3 and 4 (MRTR, listen): their logic lives in these modules ---
 import { INPUT_REQUIRED_METHODS, moreInputRounds, needsInput, runInputRounds } from './input-required.js';
 import { ListenStream, listenFilterFor } from './listen.js';
@@ -48,6 +48,9 @@ import {
   type ServerProfile,
   resultTypeOf,
 } from './results.js';
+
+/** A call that became a task is followed by tasks-follow.ts (polling, input rounds, cancellation), loaded on the first (#20 item 2, X4). */
+const taskFollower = () => import('./tasks-follow.js');
 
 /** The handshake includes the server's start-up (an `npx` server may install first), so it gets longer than a call. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
@@ -462,7 +465,7 @@ export class McpClient {
     if (mirrored?.length) options = { ...options, headers: { ...options?.headers, ...paramHeaders(mirrored, args) } };
     const capabilities = this.known?.capabilities as JsonObject | undefined;
     const task = legacyTaskRequest(capabilities, this.toolTaskSupport.get(name), options?.task);
-    if (task) return callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities));
+    if (task) return taskFollower().then((tasks) => tasks.callToolAsTask(this.taskChannel(), name, args, options ?? {}, task, serverCancelsTasks(capabilities)));
     // 2026 tasks extension (SEP-2663): callTool follows a task answer, so it declares the extension (the caller's own _meta wins).
     if (this.known?.era === 'modern' && followsTasks(options?.task)) options = { ...options, meta: { ...this.withTasks(), ...options?.meta } };
     // #17 item 3 (MRTR): input_required rounds answered and retried first; what ends them is a result or a task.
@@ -484,7 +487,7 @@ export class McpClient {
 
   /** A tools/call's final answer: a task followed to its result, or the result checked. */
   private toolResult(value: unknown, options: CallToolOptions | undefined): CallToolResult | Promise<CallToolResult> {
-    return isCreatedTask(value) ? followCreatedTask(this.taskChannel(), value, options) : (this.checked('tools/call', value, checkCallTool) as CallToolResult);
+    return isCreatedTask(value) ? taskFollower().then((tasks) => tasks.followCreatedTask(this.taskChannel(), value, options)) : (this.checked('tools/call', value, checkCallTool) as CallToolResult);
   }
 
   /** One function for every call, not a closure per call. */

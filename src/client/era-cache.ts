@@ -5,7 +5,7 @@
 // persist it across restarts of the same server configuration". In memory by
 // default; a host persists verdicts by handing in its own EraCache.
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/node-builtins.js';
 import type { ServerParams } from './connect.js';
 
 /** What a probe concluded about one server. */
@@ -44,7 +44,7 @@ export const defaultEraCache: EraCache = createMemoryEraCache();
 export function eraCacheKey(params: ServerParams): string {
   if (params.transport === 'stdio') {
     const config = JSON.stringify([params.command, params.args ?? [], params.cwd ?? null, params.env ?? null]);
-    return `stdio:${createHash('sha256').update(config).digest('hex').slice(0, 32)}`;
+    return `stdio:${nodeCrypto().createHash('sha256').update(config).digest('hex').slice(0, 32)}`;
   }
   return `http:${new URL(String(params.url)).origin}`;
 }

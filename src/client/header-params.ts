@@ -4,7 +4,7 @@
 // annotations break the spec's constraints "MUST" be left out of tools/list
 // (with a warning); the rest are remembered per tool name.
 
-import { encodeHeaderValue } from '../transport/streamable-http.js';
+import { encodeHeaderValue } from '../transport/header-value.js';
 import type { JsonObject } from './results.js';
 
 /** One mirrored parameter: its header name and the chain of `properties` keys that reaches it. */

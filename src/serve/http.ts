@@ -28,9 +28,9 @@ import { isWildcardAddress } from '../util/addresses.js';
 import { checkModernPost } from './modern-headers.js';
 import { ServeSession, type ServeSessionOptions } from './protocol.js';
 import { DEFAULT_MAX_UNREAD_BYTES, SseStream } from './sse-stream.js';
+import { DEFAULT_SESSION_IDLE_MS } from './defaults.js';
 
-/** A session nobody has used for this long is closed; its id then gets 404. */
-export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+export { DEFAULT_SESSION_IDLE_MS }; // in defaults.ts so the package entry needs no HTTP server for it (#20)
 /** Live sessions at most (legacy clients; a 2026-07-28 request has none). */
 export const DEFAULT_MAX_SESSIONS = 256;
 /** At close(), how long answered streams get to reach their clients before every socket is closed. */

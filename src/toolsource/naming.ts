@@ -3,7 +3,7 @@
 // `^[a-zA-Z0-9_-]{1,64}$`), and the glob patterns of filters and agent
 // rules.
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/node-builtins.js';
 
 export const TOOL_NAMESPACE = 'mcp';
 /** What LLM provider APIs accept as a tool name. */
@@ -73,7 +73,7 @@ export function toolNameProblem(name: string): ToolNameProblem | undefined {
 }
 
 function shortHash(name: string, chars: number): string {
-  return createHash('sha256').update(name).digest('hex').slice(0, chars);
+  return nodeCrypto().createHash('sha256').update(name).digest('hex').slice(0, chars);
 }
 
 /** `base` cut to leave room for `_<hash>` of the canonical name: at most 64 characters. */

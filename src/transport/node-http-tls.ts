@@ -6,8 +6,8 @@
 // failure later. No error here quotes a file's contents or the passphrase.
 
 import { readFileSync } from 'node:fs';
-import { createSecureContext } from 'node:tls';
 import { ConfigError } from '../errors.js';
+import { nodeTls } from '../util/node-builtins.js';
 import type { HttpTlsOptions } from './http-client.js';
 
 const PEM = /-----BEGIN [A-Z0-9 ]+-----/;
@@ -39,7 +39,7 @@ export function loadTls(server: string, options: HttpTlsOptions): LoadedTls {
     ...(options.servername === undefined ? {} : { servername: options.servername }),
   };
   try {
-    createSecureContext(tls);
+    nodeTls().createSecureContext(tls);
   } catch (error) {
     throw new ConfigError(undefined, ['tls'], explain(error, options), { server });
   }

@@ -17,6 +17,7 @@ import { cutHead, cutTail, redact, redactUrlCredentials } from './redact.js';
 import { OWN_PROCESS_GROUP, ProcessGroup } from './process-group.js';
 import { checkSpawnParams, explainSpawnError } from './spawn-check.js';
 import { TickWriter } from './tick-writer.js';
+import { nodeChildProcess } from '../util/node-builtins.js';
 import type { Transport, TransportEnd, TransportHandlers } from './transport.js';
 
 /**
@@ -33,6 +34,9 @@ export type SpawnFunction = (command: string, args: readonly string[], options: 
 
 let spawnModule: Promise<SpawnFunction> | undefined;
 export function loadSpawn(): Promise<SpawnFunction> {
+  // Off Windows cross-spawn's spawn is node:child_process's (its parse and ENOENT hook return at once there) and
+  // loading its CommonJS modules cost ~10 ms of CPU per process start (#20 item 2, X4: e2e-cold): Node's is used.
+  if (process.platform !== 'win32') return (spawnModule ??= Promise.resolve(nodeChildProcess().spawn as SpawnFunction));
   return (spawnModule ??= import('cross-spawn').then((module) => module.default as unknown as SpawnFunction));
 }
 

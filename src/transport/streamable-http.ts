@@ -16,6 +16,8 @@ import { HttpTransportBase, type HttpTransportOptions } from './http-base.js';
 import type { HttpAnswer } from './http-client.js';
 import { readSse, type SseEvent } from './sse-stream.js';
 import { traceHeaders } from './trace-headers.js';
+import { encodeHeaderValue } from './header-value.js';
+export { encodeHeaderValue }; // its home is header-value.ts (#20: the client needs it without the HTTP stack)
 import type { SendOptions, Transport, TransportHandlers } from './transport.js';
 
 export interface StreamableHttpTransportOptions extends HttpTransportOptions {
@@ -434,16 +436,6 @@ export function modernHeaders(message: JsonRpcMessage, fallbackVersion: string |
   const name = field && params ? params[field] : undefined;
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   return headers;
-}
-
-/**
- * 2026-07-28 "Value Encoding": a value that is not plain visible ASCII
- * (with inner spaces and tabs), or that looks like the sentinel itself, is
- * sent as `=?base64?{Base64 of its UTF-8}?=`.
- */
-export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
-  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 /** Error codes only a 2026-07-28 server sends: HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion. */

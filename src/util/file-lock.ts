@@ -15,9 +15,9 @@
 // to remove.
 
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { isAlive, procStatFields } from './process-alive.js';
+import { nodeCrypto } from './node-builtins.js';
 
 export interface FileLockOptions {
   /** How long to wait for a live holder before giving up. Default 10 000 ms. */
@@ -109,7 +109,7 @@ function create(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
   }
-  const token = randomUUID();
+  const token = nodeCrypto().randomUUID(); // crypto when a lock is taken, not with the package (#20 item 2)
   try {
     const start = startTime(process.pid);
     const owner: LockOwner = { pid: process.pid, ...(start === undefined ? {} : { start }), at: Date.now(), token };

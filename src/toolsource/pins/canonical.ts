@@ -19,7 +19,7 @@
 //   that switches between them has changed what the model reads. Under
 //   `block` that errs on the side of asking.
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../util/node-builtins.js';
 
 /** The members of a tool a fingerprint covers, in the order they are documented. */
 export const COVERED_MEMBERS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta', 'execution'] as const;
@@ -63,7 +63,7 @@ function write(value: unknown, open: Set<object>, at: string): string {
 
 /** `sha256:` and the hex SHA-256 of `text` (UTF-8). */
 export function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return `sha256:${nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
 export interface ToolFingerprint {
