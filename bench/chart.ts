@@ -10,6 +10,7 @@ import { TARGET_RATIOS } from './targets.js';
 
 const COLORS: Record<ContenderId, string> = {
   mcpwire: '#d6336c',
+  'mcpwire-fetch': '#f783ac',
   sdk: '#1c7ed6',
   'sdk-novalidate': '#74c0fc',
   ndjson: '#f59f00',

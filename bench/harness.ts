@@ -27,8 +27,10 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * item 1) has mcpwire's client through `mcpwire serve --stdio` (serve)
  * against the same client direct (mcpwire), and a bare stdio relay
  * (floor-relay: parse, remap the id, stringify) as the floor of a proxy.
+ * The SSE workloads read mcpwire through both HTTP request paths: node:http
+ * (mcpwire, Node's default) and fetch (mcpwire-fetch).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve', 'floor-relay'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'mcpwire-fetch', 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve', 'floor-relay'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [

@@ -5,7 +5,7 @@
 import { chunksOf, corpus, MIB, READ_64K, smallMessages, bigMessageText, type Corpus } from '../data.js';
 import { floorBytes, floorString } from '../framers.js';
 import { timed, type Contender, type Prepared, type Workload } from '../harness.js';
-import { bodyOf, mcpwireSse, sdkSse } from '../sse-readers.js';
+import { bodyOf, fetchSsePath, mcpwireSse, nodeSsePath, sdkSse, type SsePath } from '../sse-readers.js';
 
 /** An SSE body as the SDK's server writes one: `event: message`, one `data:` line, a blank line. */
 interface SseCorpus {
@@ -21,7 +21,13 @@ function sseCorpus(texts: string[]): SseCorpus {
   return { data: corpus(texts), events, bytes: Buffer.concat(events) };
 }
 
-function contenders(sse: SseCorpus, reads: Buffer[], unit: string, perUnit: number, expected: number, repeats = 1): Contender[] {
+/**
+ * mcpwire is measured on both of its request paths: `mcpwire` on the one
+ * StreamableHttpTransport takes on Node by default (node:http), which the
+ * targets judge, and `mcpwire-fetch` on fetch (Bun, Deno, a host's own
+ * fetch), shown beside it (#20 item 2).
+ */
+function contenders(sse: SseCorpus, reads: Buffer[], unit: string, perUnit: number, expected: number, paths: { node: SsePath; fetch: SsePath }, repeats = 1): Contender[] {
   const repeat = (run: () => number | Promise<number>) => async () => {
     let n = 0;
     for (let i = 0; i < repeats; i++) n += await run();
@@ -30,7 +36,8 @@ function contenders(sse: SseCorpus, reads: Buffer[], unit: string, perUnit: numb
   return [
     timed('floor-string', unit, perUnit, expected, repeat(() => floorString(sse.data.texts))),
     timed('floor-bytes', unit, perUnit, expected, repeat(() => floorBytes(sse.data.lines))),
-    timed('mcpwire', unit, perUnit, expected, repeat(() => mcpwireSse(bodyOf(reads)))),
+    timed('mcpwire', unit, perUnit, expected, repeat(async () => mcpwireSse(await paths.node.open(reads)))),
+    timed('mcpwire-fetch', unit, perUnit, expected, repeat(async () => mcpwireSse(await paths.fetch.open(reads)))),
     timed('sdk', unit, perUnit, expected, repeat(() => sdkSse(bodyOf(reads), true))),
     timed('sdk-novalidate', unit, perUnit, expected, repeat(() => sdkSse(bodyOf(reads), false))),
   ];
@@ -44,8 +51,22 @@ function smallEvents(quick: boolean): SseCorpus {
 async function smallEventsWorkload(quick: boolean, readsOf: (sse: SseCorpus) => Buffer[]): Promise<Prepared> {
   const sse = smallEvents(quick);
   const n = sse.data.count;
+  const paths = openPaths();
   // More rounds: cheap to sample, and their targets are tight ratios (see ndjson.ts).
-  return { contenders: contenders(sse, readsOf(sse), 'ns/event', n / 1e6, n), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [] };
+  return { contenders: contenders(sse, readsOf(sse), 'ns/event', n / 1e6, n, paths), plan: quick ? {} : { rounds: 9 }, notes: quick ? [`--quick: ${n} events`] : [], dispose: paths.dispose };
+}
+
+function openPaths(): { node: SsePath; fetch: SsePath; dispose(): Promise<void> } {
+  const node = nodeSsePath();
+  const fetch = fetchSsePath();
+  return {
+    node,
+    fetch,
+    dispose: async () => {
+      node.close();
+      fetch.close();
+    },
+  };
 }
 
 export const sseWorkloads: Workload[] = [
@@ -68,8 +89,9 @@ export const sseWorkloads: Workload[] = [
     async prepare({ quick }): Promise<Prepared> {
       const sse = sseCorpus([bigMessageText(16 * MIB)]);
       const repeats = quick ? 1 : 2;
+      const paths = openPaths();
       // Native work dominates one big event (decoding, JSON.parse): --quick skips the warm-up.
-      return { contenders: contenders(sse, chunksOf(sse.bytes, READ_64K), 'ms/MiB', 16 * repeats, repeats, repeats), plan: quick ? { warmups: 0 } : {} };
+      return { contenders: contenders(sse, chunksOf(sse.bytes, READ_64K), 'ms/MiB', 16 * repeats, repeats, paths, repeats), plan: quick ? { warmups: 0 } : {}, dispose: paths.dispose };
     },
   },
 ];
