@@ -158,7 +158,12 @@ function webBody(stream: ReadableStream<Uint8Array>): HttpBody {
   /** A read once stallAfter() is set: the first byte starts the clock, each later one restarts it; a stall cancels the stream, and the read that ends with it fails. */
   const watched = async (): Promise<BodyRead> => {
     const s = stall!;
-    const read = (await (reader ??= stream.getReader()).read()) as BodyRead;
+    let read: BodyRead;
+    try {
+      read = (await (reader ??= stream.getReader()).read()) as BodyRead;
+    } catch (error) {
+      throw s.failure ? s.failure.error : error; // the stall's cancel() may reject the read it ends
+    }
     if (s.failure) throw s.failure.error;
     if (read.done) clearTimeout(s.timer);
     else if (s.timer) s.timer.refresh();

@@ -252,6 +252,8 @@ class NodeBody implements HttpBody {
   read(): Promise<BodyRead> {
     const chunk = this.queue.shift();
     if (chunk !== undefined) {
+      // A body paused for a slow reader gets no bytes: its reads are its progress then.
+      this.stall?.timer?.refresh();
       this.queued -= chunk.byteLength;
       if (this.queued < HIGH_WATER_BYTES && this.response.isPaused()) this.response.resume();
       return Promise.resolve({ done: false, value: chunk });
