@@ -5,6 +5,7 @@
 // secrets scrubbed, and bounded body reading. Neither transport knows an MCP
 // method: the handshake is the client's.
 
+import { setMaxListeners } from 'node:events';
 import { AuthError, causeChain, ClosedError, ConfigError, MessageTooLargeError, OAuthError, ProtocolError, type ErrorSite } from '../errors.js';
 import { excerpt } from '../diagnostics.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/line-framer.js';
@@ -13,7 +14,7 @@ import { isRedirect, nextHop } from './redirects.js';
 import { loadTls, tlsHint } from './node-http-tls.js';
 import { cutTail, redact, redactUrlCredentials, urlCredentials } from './redact.js';
 import { checkHeader, resolveHeaders, type HeaderProvider, type HttpHeaderOptions } from './http-headers.js';
-import { checkHttpClientOptions, chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind, type HttpRequestInit, type HttpTlsOptions } from './http-client.js';
+import { checkHttpClientOptions, checkTimeouts, chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind, type HttpRequestInit, type HttpTlsOptions } from './http-client.js';
 import type { NodeHttpOptions } from './node-http.js';
 import type { TransportState, TransportEnd, TransportHandlers } from './transport.js';
 
@@ -49,6 +50,20 @@ export interface HttpTransportOptions extends HttpHeaderOptions {
    * treated as secrets. See HeaderProvider.
    */
   headerProvider?: HeaderProvider;
+  /**
+   * How long a request waits for the response's headers before it fails
+   * (#20). Default 300 s on the node path; on the fetch path, fetch's own
+   * (undici's 300 s) unless this is set.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * The body idle timeout (#20): once a JSON (or error) body has begun, a
+   * gap of more than this between its bytes fails the request as a
+   * transport failure naming this option, instead of waiting for the
+   * request's own timeout. Default 60 s. SSE streams are exempt: they may
+   * be quiet for as long as the server has nothing to say.
+   */
+  bodyIdleTimeoutMs?: number;
 }
 
 /**
@@ -64,6 +79,14 @@ const MAX_CHALLENGE_RETRIES = 2;
 const ERROR_BODY_BYTES = 4096;
 /** How long close() lets notifications already on their way finish. */
 const DRAIN_ON_CLOSE_MS = 1_000;
+/**
+ * The body idle timeout's default. A JSON body is written by one
+ * serialization: once its first byte is out, a minute without the next is
+ * a stalled server or a dead link (TCP's retransmissions on a lossy link
+ * leave gaps of seconds, not minutes), never a slow tool, whose time is
+ * spent before the first byte (the request timeout's, not this one's).
+ */
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
 export abstract class HttpTransportBase {
   readonly server: string;
@@ -74,6 +97,7 @@ export abstract class HttpTransportBase {
   /** Every value that must never appear in an error or a diagnostic: grows as a header provider hands out new ones. */
   private readonly secrets = new Set<string>();
   protected readonly maxMessageBytes: number;
+  private readonly bodyIdleMs: number;
   protected readonly reconnectPolicy: BackoffPolicy & { maxAttempts: number };
   /** The request path: node:http with its connection pool, or fetch; closed by finish(). */
   protected http!: HttpClient;
@@ -90,8 +114,11 @@ export abstract class HttpTransportBase {
     this.url = new URL(options.url);
     this.server = options.server ?? this.url.host;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.bodyIdleMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
     this.reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
     this.httpClientKind = chooseHttpClient(options);
+    // Every request in flight listens to it (the node path adds one listener each, #20): 16 in flight is no leak.
+    setMaxListeners(0, this.lifetime.signal);
     // Refused at start (begin()); until then, and in anything that quotes them, they are secrets (#16 item 3).
     for (const value of urlCredentials(this.url)) this.secrets.add(value);
   }
@@ -111,16 +138,18 @@ export abstract class HttpTransportBase {
     this.staticHeaders = resolved.headers;
     for (const secret of resolved.secrets) this.secrets.add(secret);
     checkHttpClientOptions(this.server, this.httpClientKind, this.options);
-    this.http = this.httpClientKind === 'fetch' ? fetchClient(this.options.fetch ?? fetch) : lazyNodeClient(this.nodeOptions());
+    checkTimeouts(this.server, this.options);
+    this.http = this.httpClientKind === 'fetch' ? fetchClient(this.options.fetch ?? fetch, { headersTimeoutMs: this.options.headersTimeoutMs }) : lazyNodeClient(this.nodeOptions());
     this.handlers = handlers;
   }
 
   /** The node path's settings: the TLS files read and checked now (a ConfigError at start), the key and passphrase made secrets. */
   private nodeOptions(): NodeHttpOptions {
-    if (this.options.tls === undefined) return {};
+    const headersTimeoutMs = this.options.headersTimeoutMs;
+    if (this.options.tls === undefined) return { headersTimeoutMs };
     const loaded = loadTls(this.server, this.options.tls);
     for (const secret of loaded.secrets) this.secrets.add(secret);
-    return { tls: loaded.tls };
+    return { tls: loaded.tls, headersTimeoutMs };
   }
 
   protected site(method?: string): ErrorSite {
@@ -170,7 +199,7 @@ export abstract class HttpTransportBase {
     this.handlers?.onDiagnostic?.({ kind: 'noise', server: this.server, text: excerpt(this.scrub(text)) });
   }
 
-  /** The static headers with the request's own; the provider's are added per request by request(). */
+  /** The static headers with the request's own; the provider's are added per request by request(). A fresh object, the caller's to add to. */
   protected headersFor(extra: Record<string, string>): Record<string, string> {
     return { ...this.staticHeaders, ...extra };
   }
@@ -215,14 +244,13 @@ export abstract class HttpTransportBase {
   private async fetchOnce(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
     if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
     const httpMethod = init.method ?? 'GET';
-    const linked = signal ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal;
     let target = url;
     for (let hops = 0; ; hops++) {
       // Asked per hop: the provider is told the URL each value goes to.
       const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(target, httpMethod, method)) } : init.headers;
       let response: HttpAnswer;
       try {
-        response = await this.http.request(target, { ...init, headers, signal: linked });
+        response = await this.http.request(target, { method: init.method, headers, body: init.body, signal: this.lifetime.signal, requestSignal: signal });
       } catch (error) {
         if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
         throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
@@ -294,6 +322,7 @@ export abstract class HttpTransportBase {
   protected async readText(response: HttpAnswer, limit: number, method: string | undefined, truncate = false): Promise<string> {
     const reader = response.body;
     if (!reader) return '';
+    reader.stallAfter(this.bodyIdleMs, () => this.bodyStalled(method));
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
@@ -315,6 +344,12 @@ export abstract class HttpTransportBase {
       throw error;
     }
     return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** The body idle timeout's error: names the server (the site) and the option that raises the limit. */
+  private bodyStalled(method: string | undefined): ClosedError {
+    const cause = Object.assign(new Error(`the response body stalled: no byte for ${this.bodyIdleMs} ms (raise the transport option bodyIdleTimeoutMs if the server is this slow)`), { code: 'UND_ERR_BODY_TIMEOUT' });
+    return new ClosedError(this.site(method), { reason: 'transport', cause });
   }
 
   /** The transport's secrets and the credentials of any URL, removed from `text`. */
@@ -372,7 +407,7 @@ export abstract class HttpTransportBase {
   }
 }
 
-type RequestParts = Omit<HttpRequestInit, 'signal'>;
+type RequestParts = Omit<HttpRequestInit, 'signal' | 'requestSignal'>;
 
 /** The node path, its module loaded with the first request: a host that only runs stdio servers never loads node:https. */
 function lazyNodeClient(options: NodeHttpOptions): HttpClient {

@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import { causeChain, ClosedError, MessageTooLargeError } from '../errors.js';
+import { causeChain, ClosedError, ConfigError, MessageTooLargeError } from '../errors.js';
 import { McpClient } from '../client/client.js';
 import { chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind } from './http-client.js';
 import { nodeHttpClient } from './node-http.js';
@@ -519,4 +519,105 @@ describe('T2/T3 (#20): the node:http request path', () => {
       assert.equal(length, String(Buffer.byteLength(text)));
     });
   }
+});
+
+// The body idle timeout and the headers time limit, set from the transport's options (#20 item 2, SPEC T3/W2):
+// a JSON answer that stops mid-way fails at bodyIdleTimeoutMs, naming the server and the option, instead of waiting
+// for the call's own timeout; an SSE answer is exempt (its quiet is the server's to keep); a body's first byte
+// starts the clock (a slow tool is the request timeout's business). The calls here have a long timeout (GUARD_MS * 4)
+// that the guard (GUARD_MS) would meet first: a test that passes was cut by the option, not by the call's timeout.
+describe('T3/W2 (#20): the body idle timeout and the headers time limit, on both request paths', () => {
+  const IDLE_MS = 100;
+  const LONG = { timeoutMs: GUARD_MS * 4 };
+  const connectTo = async (t: TestContext, url: string, kind: HttpClientKind, options: Record<string, unknown>) => {
+    const client = new McpClient(new StreamableHttpTransport({ url, server: 'stall-fixture', httpClient: kind, ...options }), { connectTimeoutMs: GUARD_MS });
+    t.after(() => client.close().catch(() => {}));
+    await client.connect();
+    return client;
+  };
+  const failure = async (call: Promise<unknown>, what: string): Promise<unknown> => {
+    let caught: unknown;
+    await guard(
+      call.then(
+        () => assert.fail('answered'),
+        (error: unknown) => void (caught = error),
+      ),
+      what,
+    );
+    return caught;
+  };
+
+  for (const kind of PATHS) {
+    test(`${kind}: a JSON answer that stalls mid-way fails at bodyIdleTimeoutMs: a ClosedError naming the server and the option; its socket closed`, async (t) => {
+      let stalled: Socket | undefined;
+      const s = await serve(
+        t,
+        mcpHandler((message, res) => {
+          if (message.method !== 'tools/list') return false;
+          stalled = res.socket ?? undefined;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"jsonrpc":"2.0","id":'); // and nothing more
+          return true;
+        }),
+      );
+      const client = await connectTo(t, s.url, kind, { bodyIdleTimeoutMs: IDLE_MS });
+      const caught = await failure(client.listTools(LONG), 'the stalled body to fail the call');
+      assert.ok(caught instanceof ClosedError, inspect(caught));
+      assert.equal(caught.reason, 'transport');
+      assert.ok(caught.message.includes('stall-fixture'), caught.message);
+      assert.match(causeChain(caught), /stalled: no byte for 100 ms \(raise the transport option bodyIdleTimeoutMs/, causeChain(caught));
+      await guard(new Promise<void>((resolve) => (stalled!.destroyed ? resolve() : stalled!.once('close', () => resolve()))), 'the stalled body’s socket to close');
+    });
+
+    test(`${kind}: an SSE answer quiet for longer than bodyIdleTimeoutMs is not cut; nor is a JSON answer whose first byte is late`, async (t) => {
+      const s = await serve(
+        t,
+        mcpHandler((message, res) => {
+          if (message.method !== 'tools/list' && message.method !== 'tools/call') return false;
+          const answer = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: message.method === 'tools/list' ? resultFor('tools/list') : { content: [] } });
+          if (message.method === 'tools/list') {
+            // SSE: headers and a priming comment at once, then quiet for four idle periods, then the answer.
+            res.writeHead(200, { 'content-type': 'text/event-stream' });
+            res.write(': priming\n\n');
+            setTimeout(() => res.end(`event: message\ndata: ${answer}\n\n`), IDLE_MS * 4);
+          } else {
+            // JSON: the headers out at once, the whole body four idle periods later (a slow tool behind an early flush).
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.flushHeaders();
+            setTimeout(() => res.end(answer), IDLE_MS * 4);
+          }
+          return true;
+        }),
+      );
+      const client = await connectTo(t, s.url, kind, { bodyIdleTimeoutMs: IDLE_MS });
+      const tools = await guard(client.listTools(LONG), 'the quiet SSE answer');
+      assert.deepEqual(tools.tools.map((tool) => tool.name), ['echo']);
+      const result = await guard(client.callTool('echo', {}, LONG), 'the late JSON answer');
+      assert.deepEqual(result.content, []);
+    });
+
+    test(`${kind}: headersTimeoutMs from the transport options bounds the wait for the response headers`, async (t) => {
+      const s = await serve(
+        t,
+        mcpHandler((message) => message.method === 'tools/list'), // never answered
+      );
+      const client = await connectTo(t, s.url, kind, { headersTimeoutMs: IDLE_MS });
+      const caught = await failure(client.listTools(LONG), 'the headers time limit to fail the call');
+      assert.ok(caught instanceof ClosedError, inspect(caught));
+      assert.ok(caught.message.includes('stall-fixture'), caught.message);
+      assert.match(causeChain(caught), new RegExp(`no response headers from 127\\.0\\.0\\.1:${s.port} within ${IDLE_MS} ms`), causeChain(caught));
+    });
+  }
+
+  test('a time limit that is not a whole number of milliseconds from 1 is refused at connect (ConfigError naming the option)', async () => {
+    for (const [key, value] of [
+      ['bodyIdleTimeoutMs', 0],
+      ['headersTimeoutMs', -5],
+      ['bodyIdleTimeoutMs', 1.5],
+      ['headersTimeoutMs', 2 ** 31],
+    ] as const) {
+      const client = new McpClient(new StreamableHttpTransport({ url: 'http://127.0.0.1:9/mcp', server: 'bad-limit', [key]: value }));
+      await assert.rejects(client.connect(), (error: unknown) => error instanceof ConfigError && error.message.includes(key), `${key}: ${value}`);
+    }
+  });
 });

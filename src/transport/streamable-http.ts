@@ -27,6 +27,8 @@ export interface StreamableHttpTransportOptions extends HttpTransportOptions {
 
 /** A session id "MUST only contain visible ASCII characters (0x21 to 0x7E)". */
 const SESSION_ID = /^[\x21-\x7e]+$/;
+/** What every POST says it sends and takes. */
+const POST_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 /** How long close() waits for the DELETE of the session before giving up on it. */
 const DELETE_TIMEOUT_MS = 2_000;
 
@@ -127,6 +129,20 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return headers;
   }
 
+  /** One POST's headers, built in one object (#20: this runs per request): the static ones, the era's, the trace context's. */
+  private postHeaders(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
+    const headers = this.headersFor(POST_HEADERS);
+    if (this.modern) Object.assign(headers, extra, modernHeaders(message, this.protocolVersion));
+    else {
+      if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+      if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+    }
+    // The request's trace context travels as headers too (#17 item 6).
+    const trace = traceHeaders(message);
+    if (trace) Object.assign(headers, trace);
+    return headers;
+  }
+
   private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
     const sentSession = this.sessionId;
     let response: HttpAnswer;
@@ -135,8 +151,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         this.url,
         {
           method: 'POST',
-          // The request's trace context travels as headers too (#17 item 6).
-          headers: this.headersFor({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.modern ? { ...extra, ...modernHeaders(message, this.protocolVersion) } : this.sessionHeaders()), ...traceHeaders(message) }),
+          headers: this.postHeaders(message, extra),
           body: JSON.stringify(message),
         },
         method,
