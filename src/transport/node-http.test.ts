@@ -621,3 +621,49 @@ describe('T3/W2 (#20): the body idle timeout and the headers time limit, on both
     }
   });
 });
+
+describe('T3 (#20): a POST\'s SSE answer keeps its connection', () => {
+  test('node: a call answered over SSE whose end of stream comes after the answer keeps its connection for the next; a stream the server keeps open is closed', async (t) => {
+    // The server writes the JSON-RPC answer at once and ends the stream 30 ms later (its last chunk on its way when
+    // the client has what it wants). The client used to close the connection there, and every call paid a new one
+    // (a TLS handshake over https); now it reads the rest and the connection goes back to the pool. An answer for
+    // `hold` never ends: that connection is closed after the drain's bound.
+    const held: http.ServerResponse[] = [];
+    const ends: Promise<void>[] = [];
+    // The sockets tools/call requests came on (the optional GET stream, if the client opens one, has its own).
+    const callSockets = new Set<Socket>();
+    const s = await serve(
+      t,
+      mcpHandler((message, res) => {
+        if (message.method !== 'tools/call') return false;
+        callSockets.add(res.socket as Socket);
+        ends.push(new Promise<void>((resolve) => res.once('close', () => resolve())));
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } })}\n\n`);
+        const name = (message as { params?: { name?: string } }).params?.name;
+        if (name === 'hold') held.push(res);
+        else setTimeout(() => res.end(), 30);
+        return true;
+      }),
+    );
+    t.after(() => {
+      for (const res of held) res.end();
+    });
+    const client = new McpClient(new StreamableHttpTransport({ url: s.url, server: 'sse-answers', httpClient: 'node' }), { connectTimeoutMs: GUARD_MS });
+    t.after(() => client.close().catch(() => {}));
+    await client.connect();
+    for (let i = 0; i < 4; i++) {
+      assert.deepEqual((await guard(client.callTool('echo', {}), `call ${i}`)).content, [{ type: 'text', text: 'ok' }]);
+      // Each answer's stream has ended (or its connection was closed) before the next call.
+      await guard(ends[i]!, `the end of answer ${i}`);
+    }
+    const closed = [...callSockets].filter((socket) => socket.destroyed).length;
+    assert.equal(closed, 0, `${closed} of ${callSockets.size} connections were closed after their answer instead of kept`);
+
+    // A stream left open after its answer is not drained for ever: its connection closes.
+    assert.deepEqual((await guard(client.callTool('hold', {}), 'the held call')).content, [{ type: 'text', text: 'ok' }]);
+    const holding = held[0]!.socket as Socket;
+    await guard(new Promise((resolve) => (holding.destroyed ? resolve(undefined) : holding.once('close', resolve))), 'the connection of a stream that never ends to close');
+    assert.deepEqual((await guard(client.callTool('echo', {}), 'the call after')).content, [{ type: 'text', text: 'ok' }]);
+  });
+});

@@ -36,6 +36,8 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 const FREE_SOCKET_MS = 4_000;
 /** A body rest this small is read to its end on cancel(), keeping the connection; a larger one closes it. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
+/** How long cancel() waits for a rest to arrive before it closes the connection instead. */
+const DRAIN_MS = 1_000;
 /** Bytes queued unread before the socket is paused. */
 const HIGH_WATER_BYTES = 1024 * 1024;
 
@@ -275,13 +277,44 @@ class NodeBody implements HttpBody {
     waiting?.resolve({ done: true });
     if (this.ended || this.failure) return;
     this.detach();
-    const length = Number(this.response.headers['content-length']);
-    if (Number.isFinite(length) && length <= DRAIN_LIMIT_BYTES) {
-      // A few bytes left (a 202's empty body, an error page): read them, and the connection goes back to the pool.
-      this.response.resume();
-      return;
-    }
-    this.response.destroy();
+    const declared = this.response.headers['content-length'];
+    if (declared !== undefined && !(Number(declared) <= DRAIN_LIMIT_BYTES)) return void this.response.destroy();
+    this.drain();
+  }
+
+  /**
+   * Reads what is left of a cancelled body, so the connection goes back to
+   * the pool: a 202's empty body, an error page, and the common case, a
+   * POST's SSE answer read up to its JSON-RPC response while the server's
+   * last chunk (its end of stream) is still on its way. Closing the socket
+   * there would cost every call a new connection (and, over https, a new
+   * TLS handshake). A rest that runs past DRAIN_LIMIT_BYTES or DRAIN_MS (a
+   * stream the server keeps open) closes the connection after all.
+   */
+  private drain(): void {
+    const response = this.response;
+    let left = DRAIN_LIMIT_BYTES;
+    const close = () => {
+      done();
+      response.destroy();
+    };
+    const counted = (chunk: Buffer) => {
+      left -= chunk.byteLength;
+      if (left < 0) close();
+    };
+    const timer = setTimeout(close, DRAIN_MS);
+    // Nothing here keeps a process alive: an exiting host does not wait for a server's last chunk.
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      response.off('data', counted);
+      response.off('end', done);
+      response.off('close', done);
+    };
+    response.on('data', counted);
+    response.once('end', done);
+    response.once('close', done);
+    response.resume();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
