@@ -11,21 +11,10 @@ import type { IncomingMessage } from 'node:http';
 import { PROTOCOL_VERSION_META_KEY } from '../client/request-meta.js';
 import { ErrorCodes } from '../jsonrpc/codes.js';
 import { isId, isObject, type JsonRpcId } from '../jsonrpc/message.js';
+// The body fields Mcp-Name mirrors: the client's own table (and the tasks extension's taskId), so the two sides cannot disagree.
+import { NAMED_METHODS } from '../transport/streamable-http.js';
 
 export type ModernCheck = { ok: true } | { ok: false; code: number; why: string; id: JsonRpcId | null };
-
-/**
- * The body fields Mcp-Name mirrors (the transport's table, and the tasks
- * extension's taskId, as the client sends them: transport/streamable-http.ts).
- */
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 export function checkModernPost(req: IncomingMessage, messages: unknown[]): ModernCheck {
   const only = messages.length === 1 && isObject(messages[0]) ? messages[0] : undefined;

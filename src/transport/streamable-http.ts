@@ -428,7 +428,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
  * Headers": its `taskId`, so that a load balancer routes each poll to the
  * instance holding the task).
  */
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+export const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
