@@ -17,7 +17,7 @@ import path from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { missingReason } from '../tools/node-versions/index.mjs';
 import { install, installNode, pack, ROOT, run, show, TSC, TYPES_ROOT } from './helpers/consumer-package.js';
-import { isAlive } from './helpers/fault-harness.js';
+import { isAlive, killIfAlive } from './helpers/fault-harness.js';
 import { startEverythingHttp } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -54,7 +54,7 @@ function runHost(t: TestContext, script: string, cwd: string, env: Record<string
       }
       // Whatever the host left running (it printed every pid it saw) goes now, and the test says so below.
       t.after(() => {
-        for (const pid of (steps.get('close')?.pids ?? []) as number[]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+        for (const pid of (steps.get('close')?.pids ?? []) as number[]) killIfAlive(pid);
       });
       resolve({ code, stdout, stderr, steps });
     });

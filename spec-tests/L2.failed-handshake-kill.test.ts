@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { McpClient, StdioTransport, TimeoutError } from '../src/index.js';
-import { isAlive, logLines } from './helpers/fault-harness.js';
+import { isAlive, killIfAlive, logLines } from './helpers/fault-harness.js';
 import { tempLog } from './helpers/temp.js';
 import { until } from '../src/testing/http-fixture.js';
 
@@ -22,7 +22,7 @@ async function stubborn(t: TestContext): Promise<{ client: McpClient; transport:
   const client = new McpClient(transport, { connectTimeoutMs: 1_500 });
   t.after(() => {
     const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   return { client, transport, log };
 }

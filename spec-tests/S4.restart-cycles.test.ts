@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { McpClient, StdioTransport } from '../src/index.js';
 import { liveProcessGroups } from '../src/transport/process-group.js';
-import { isAlive, waitGone } from './helpers/fault-harness.js';
+import { killIfAlive, waitGone } from './helpers/fault-harness.js';
 import { gc } from './helpers/memory.js';
 import { openFds, processListeners, prng, quickServer, seedFor, trialCount } from './helpers/trials.js';
 import { WRAPPER, wrapperPids, type WrapperPids } from './helpers/wrapped.js';
@@ -47,7 +47,7 @@ test(`S4: ${CYCLES} restart cycles through a launcher that does not forward sign
   const random = prng(seed);
   const all: WrapperPids[] = [];
   t.after(() => {
-    for (const { wrapper, server } of all) for (const pid of [wrapper, server]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const { wrapper, server } of all) for (const pid of [wrapper, server]) killIfAlive(pid);
   });
   // Warm up: module loading and first-use caches are not what this measures.
   for (let i = 0; i < 2; i++) all.push(await cycle(random));

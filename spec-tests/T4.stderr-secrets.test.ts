@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ClosedError, McpClient, StdioTransport, type Diagnostic, type McpClientOptions } from '../src/index.js';
-import { isAlive } from './helpers/fault-harness.js';
+import { killIfAlive } from './helpers/fault-harness.js';
 
 const LEAKY = fileURLToPath(new URL('./fixtures/leaky-server.mjs', import.meta.url));
 const CANARY = 'canary-7f3a9c2e4b1d8e6f5a0c';
@@ -20,7 +20,7 @@ async function leaky(t: TestContext, options: McpClientOptions, stderrTailBytes?
   t.after(async () => {
     await client.close().catch(() => {});
     const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   await client.connect();
   return client;

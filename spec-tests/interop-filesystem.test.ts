@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection, StdioTransport, type CallToolResult, type McpClientOptions } from '../src/index.js';
-import { isAlive } from './helpers/fault-harness.js';
+import { isAlive, killIfAlive } from './helpers/fault-harness.js';
 import { connectRealServer, text } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -109,7 +109,7 @@ test('filesystem: a roots/list the client has no handler for is answered -32601 
   t.after(async () => {
     await Promise.race([connection.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
     const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   await connection.open();
   await connection.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpwire-test', version: '0' } });

@@ -12,7 +12,7 @@ import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { McpClient, StdioTransport, type CallToolResult, type McpClientOptions } from '../../src/index.js';
-import { isAlive } from './fault-harness.js';
+import { isAlive, killIfAlive } from './fault-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -36,7 +36,7 @@ export async function connectRealServer(t: TestContext, argv: string[], server: 
     // Normally already closed. After a failure, give close() a moment, then SIGKILL whatever is left.
     await Promise.race([client.close().catch(() => {}), delay(1_000, undefined, { ref: false })]);
     const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   await client.connect();
   const pid = transport.pid!;

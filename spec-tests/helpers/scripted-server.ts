@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
-import { isAlive } from '../../src/util/process-alive.js';
+import { killIfAlive } from './fault-harness.js';
 
 export const SCRIPTED_SERVER = fileURLToPath(new URL('../fixtures/scripted-server.mjs', import.meta.url));
 
@@ -37,7 +37,7 @@ export async function startScriptedServer(
   t.after(async () => {
     await client.close().catch(() => {});
     const pid = transport.pid;
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   if (options.connect !== false) await client.connect();
   return { client, transport, diagnostics };

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { McpClient, StdioTransport, type ProtocolEra } from '../../src/index.js';
 import { BIN, ROOT } from './cli.js';
-import { isAlive } from './fault-harness.js';
+import { killIfAlive } from './fault-harness.js';
 import { everythingServerPath } from './interop.js';
 import { tempDir } from './temp.js';
 import { TOOLSOURCE_FIXTURE } from './toolsource.js';
@@ -71,7 +71,7 @@ export async function mcpwireThroughServe(t: Cleanup, args: string[], era: Proto
   t.after(async () => {
     const pid = transport.pid;
     await client.close().catch(() => {});
-    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (pid !== undefined) killIfAlive(pid);
   });
   await client.connect();
   return client;

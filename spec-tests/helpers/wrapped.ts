@@ -8,7 +8,7 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { McpClientOptions, StdioTransport, StdioTransportOptions } from '../../src/index.js';
-import { FIXTURE, isAlive, start, startedPids, type Started } from './fault-harness.js';
+import { FIXTURE, killIfAlive, start, startedPids, type Started } from './fault-harness.js';
 
 export const WRAPPER = fileURLToPath(new URL('../fixtures/wrapper.sh', import.meta.url));
 
@@ -43,7 +43,7 @@ export async function wrapperPids(transport: StdioTransport, ms = 2_000): Promis
 export function killAfter(t: TestContext, pid: number): void {
   startedPids.add(pid);
   t.after(() => {
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    killIfAlive(pid);
   });
 }
 
