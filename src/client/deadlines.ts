@@ -27,6 +27,8 @@
 // fires, the entry it was armed for is due whatever Date.now() says.
 
 /** What schedule() returns: pass it to cancel(). */
+import { MAX_TIMER_MS } from '../util/backoff.js';
+
 export interface Deadline {
   /** When it expires, in Date.now() ms. */
   readonly at: number;
@@ -53,7 +55,6 @@ interface Fifo {
 
 /** A FIFO compacts once this many cancelled entries sit in it and they outnumber the live ones. */
 const COMPACT_AFTER = 1024;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** An idle FIFO empties its array entry by entry up to this length (keeping its storage); a longer one is replaced. */
 const IDLE_POP_UP_TO = 64;
 

@@ -9,6 +9,7 @@
 // node:http, and on Bun and Deno, whose fetch is their native client).
 
 import { ConfigError } from '../errors.js';
+import { MAX_TIMER_MS } from '../util/backoff.js';
 
 /** One chunk of a body, or its end; the shape of a web stream reader's read(). */
 export type BodyRead = { done: false; value: Uint8Array } | { done: true; value?: undefined };
@@ -109,9 +110,6 @@ export function checkHttpClientOptions(server: string, kind: HttpClientKind, opt
     throw new ConfigError(undefined, ['tls'], `client certificates and CA bundles need the node:https request path, but ${why}; remove the fetch/httpClient option or the tls settings`, { server });
   }
 }
-
-/** The longest delay a Node timer takes (2^31 - 1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export function checkTimeouts(server: string, options: { headersTimeoutMs?: number; bodyIdleTimeoutMs?: number }): void {
   for (const key of ['headersTimeoutMs', 'bodyIdleTimeoutMs'] as const) {
