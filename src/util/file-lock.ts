@@ -14,7 +14,7 @@
 // still stale. A waiter gives up after waitMs with an error naming the file
 // to remove.
 
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isAlive, procStatFields } from './process-alive.js';
 import { nodeCrypto } from './node-builtins.js';
@@ -81,7 +81,7 @@ function release(lock: string, token: string): void {
   } catch {
     return;
   }
-  if (parseOwner(text)?.token === token) unlinkIfPresent(lock);
+  if (parseOwner(text)?.token === token) rmSync(lock, { force: true });
 }
 
 /** Takes the lock, waiting as the options say; returns the token written in it. */
@@ -94,8 +94,10 @@ function acquire(lock: string, options: FileLockOptions): string {
   for (;;) {
     const token = create(lock);
     if (token !== undefined) return token;
-    if (staleness(lock, staleMs) !== undefined) breakStale(lock, staleMs);
-    else if (Date.now() - began >= waitMs) throw new FileLockTimeoutError(lock, waitMs, describeHolder(lock));
+    if (staleness(lock, staleMs) !== undefined) {
+      // Another process is breaking it: wait a poll, not a busy loop, for it to finish.
+      if (!breakStale(lock, staleMs)) pause(pollMs);
+    } else if (Date.now() - began >= waitMs) throw new FileLockTimeoutError(lock, waitMs, describeHolder(lock));
     else pause(pollMs);
   }
 }
@@ -150,26 +152,20 @@ function staleness(file: string, staleMs: number): string | undefined {
  * and only after reading it again there: a lock another process took in the
  * meantime is fresh and stays. A break file left by a process that died
  * holding it (it holds it for a stat and an unlink) is removed after a second.
+ * False when another process holds the break.
  */
-function breakStale(lock: string, staleMs: number): void {
+function breakStale(lock: string, staleMs: number): boolean {
   const breaker = `${lock}.break`;
   if (create(breaker) === undefined) {
     if (staleness(breaker, 1_000) !== undefined) rmSync(breaker, { force: true });
-    return;
+    return false;
   }
   try {
-    if (staleness(lock, staleMs) !== undefined) unlinkIfPresent(lock);
+    if (staleness(lock, staleMs) !== undefined) rmSync(lock, { force: true });
   } finally {
     rmSync(breaker, { force: true });
   }
-}
-
-function unlinkIfPresent(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  return true;
 }
 
 function parseOwner(text: string): LockOwner | undefined {
