@@ -242,7 +242,7 @@ export function renderResultsMd(run: RunSummary): string {
     '## How to read it',
     '',
     '- **ratio** = this contender\'s median / the baseline contender\'s median, same workload, same unit, same run. Below 1× beats the baseline, except for `calls/s` (↑: higher is better).',
-    '- Each round runs every contender once, interleaved and in rotated order; an untimed warm-up round first; a full GC before every sample (not in the long-lived e2e pairs: see below). Median, min and max over the rounds: 5 in a full run, 9 for the cheap many-message workloads with the tightest targets (`ndjson-*-64k`, `sse-small-64k`, `sse-per-event`), 3 in `--quick`.',
+    '- Each round runs every contender once, interleaved and in rotated order; an untimed warm-up round first; a full GC before every sample (not in the long-lived e2e pairs: see below). Median, min and max over the rounds: 5 in a full run, 9 for the cheap workloads with the tightest targets (`ndjson-*-64k`, `sse-small-64k`, `sse-per-event`, `encode-small`, and the stdio `e2e-sequential*` and `e2e-concurrent16*` pairs), 3 in `--quick`.',
     '- A contender whose single sample takes seconds (the quadratic ones on big messages) counts its warm-up sample and gives at most 3 samples (1 in `--quick`); `rounds` says how many.',
     '- Every framing sample checks the number of messages delivered, so a parser that drops messages cannot look fast.',
     '- Load swings: with other test suites on the same 2 cores, a median can move by a third between two full runs. The figures tables also give min / baseline min (the least disturbed samples) as a check; a target is judged on the ratio of medians, as issue 4 defines it.',
