@@ -172,6 +172,15 @@ export interface ToolCallOptions {
   within?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
+/** call()'s options when the caller passes none; dispatch checks for this object to skip the copy below. */
+const NO_CALL_OPTIONS: ToolCallOptions = Object.freeze({});
+
+/** The caller's options as the client takes them: without the tool source's own (`within`, `agent`). */
+function clientCallOptions(options: ToolCallOptions): CallToolOptions {
+  const { within: _within, agent: _agent, ...callOptions } = options;
+  return callOptions;
+}
+
 /** What a call returns: the server's result, capped, and where it came from. */
 export interface ToolCallResult extends CappedResult {
   /** The canonical name. */
@@ -363,7 +372,7 @@ export class ToolSource {
    * requests from the server are refused (ADR-0043 §5). A call in flight
    * when its server dies fails with `closed` and is not retried (S3).
    */
-  call(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
+  call(name: string, args: JsonObject = {}, options: ToolCallOptions = NO_CALL_OPTIONS): Promise<ToolCallResult> {
     const definition = this.registry.resolve(name);
     // Not async on purpose: the per-call path is a lookup and one promise chain.
     if (definition && options.agent === undefined) return this.dispatch(definition, args, options);
@@ -390,7 +399,9 @@ export class ToolSource {
     let era: ConnectedEra | undefined;
     let protocolVersion: string | undefined;
     // The client's default timeout is already this server's (see supervise()); the caller's own overrides it.
-    const { within, agent: _agent, ...callOptions } = options;
+    // A call with no options (the common one) hands the client none: no copy made per call.
+    const within = options.within;
+    const callOptions = options === NO_CALL_OPTIONS ? undefined : clientCallOptions(options);
     const call = (client: McpClient) => {
       era = client.era;
       protocolVersion = client.protocolVersion;
