@@ -11,11 +11,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpClient } from '../../src/client/client.js';
 import type { SourceServer, ToolSourceConfig } from '../../src/toolsource/config/types.js';
-import { openToolSource, type ToolSource } from '../../src/toolsource/tool-source.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { openToolSource } from '../../src/toolsource/tool-source.js';
 import type { Contender, Metrics, Prepared, Workload } from '../harness.js';
+import { importBuilt } from './built.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ECHO_SERVER = [process.execPath, path.join(ROOT, 'bench/fixtures/echo-server.mjs')];
@@ -103,9 +102,12 @@ export const toolSourceWorkloads: Workload[] = [
     async prepare({ quick }): Promise<Prepared> {
       const calls = quick ? 1_000 : 5_000;
       const warmUp = quick ? 5_000 : 30_000;
+      // Both from dist/, as a host runs them: through tsx every closure the per-call path makes also calls tsx's
+      // __name helper, which cost the tool source (more closures per call than the bare client) ~0.15x of this ratio.
+      const { McpClient, StdioTransport, openToolSource: openBuilt } = await importBuilt();
       const bare = new McpClient(new StdioTransport({ command: ECHO_SERVER, server: 'echo' }));
       await bare.connect();
-      const source: ToolSource = await openToolSource({ start: 'startup', config: config([server('echo', ECHO_SERVER)]) });
+      const source = await openBuilt({ start: 'startup', config: config([server('echo', ECHO_SERVER)]) });
       const viaBare = (i: number) => bare.callTool('echo', { message: `hello ${i}` });
       const viaSource = (i: number) => source.call('mcp.echo.echo', { message: `hello ${i}` });
       // Both warmed the same: a host keeps its connections for hours (see e2e.ts on warm-up).
@@ -118,7 +120,7 @@ export const toolSourceWorkloads: Workload[] = [
       return {
         contenders,
         plan: { slowSampleMs: Infinity, collectGarbage: false },
-        notes: [`${calls} calls per sample after ${warmUp} warm-up calls each; each contender has its own bench/fixtures/echo-server.mjs; CPU = this process only`],
+        notes: [`${calls} calls per sample after ${warmUp} warm-up calls each; each contender has its own bench/fixtures/echo-server.mjs; both from dist/ (the built package); CPU = this process only`],
         dispose: async () => {
           await Promise.all([bare.close(), source.close()]);
         },
