@@ -33,7 +33,7 @@
 //   node scripts/build.mjs [--force]
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,7 @@ const SESSION_CLIENT = 'cli/session-client.cts';
 const isExcluded = (rel) => /\.test\.ts$/.test(rel) || rel.split(path.sep)[0] === 'testing';
 /** Plain JavaScript modules (and their hand-written types) that ship as they are. */
 const isCopied = (rel) => /\.(mjs|d\.mts)$/.test(rel);
-/** JavaScript that esbuild writes (bundles, chunks, the session client) and their maps: all of it is rewritten by a build. */
+/** JavaScript that esbuild makes (bundles, chunks, the session client) and their maps: what a build did not write is stale. */
 const isBuiltJs = (rel) => /\.(js|cjs)(\.map)?$/.test(rel);
 
 function walk(dir, base = dir) {
@@ -98,11 +98,8 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
 
-// The JavaScript of the last build goes first: chunk names change with their content, and a module-per-file build's files must not linger.
-if (existsSync(DIST)) for (const rel of walk(DIST).filter(isBuiltJs)) rmSync(path.join(DIST, rel));
-
 const esbuild = await import('esbuild');
-const common = { platform: 'node', target: 'es2022', sourcemap: true, sourcesContent: false, tsconfig: path.join(ROOT, 'tsconfig.build.json'), logLevel: 'warning' };
+const common = { write: false, platform: 'node', target: 'es2022', sourcemap: true, sourcesContent: false, tsconfig: path.join(ROOT, 'tsconfig.build.json'), logLevel: 'warning' };
 
 /** import.meta.url as the module's own file had it in dist/ (src/a/b.ts → dist/a/b.js): every output sits in dist/ itself. */
 const moduleUrls = {
@@ -127,15 +124,18 @@ const sessionClientFile = {
 
 const bundling = { ...common, absWorkingDir: ROOT, outdir: DIST, bundle: true, splitting: true, format: 'esm', packages: 'external', chunkNames: 'chunk-[hash]' };
 
-// What `import 'mcpwire'` loads: the modules src/index.ts reaches by static imports (a first pass, written nowhere).
-const first = await esbuild.build({ ...bundling, entryPoints: [path.join(SRC, ENTRIES.index)], plugins: [sessionClientFile], write: false, metafile: true, logLevel: 'error' });
+// What `import 'mcpwire'` loads, and what the CLI loads before it knows its command: the modules each entry reaches
+// by static imports (a first pass, written nowhere).
+const first = await esbuild.build({ ...bundling, entryPoints: Object.values(ENTRIES).map((rel) => path.join(SRC, rel)), plugins: [sessionClientFile], write: false, metafile: true, logLevel: 'error' });
+function staticallyReached(input, reached = new Set()) {
+  if (reached.has(input)) return reached;
+  reached.add(input);
+  for (const edge of first.metafile.inputs[input].imports) if (edge.kind === 'import-statement' && !edge.external && edge.path.startsWith('src/')) staticallyReached(edge.path, reached);
+  return reached;
+}
 const ENTRY_INPUT = `src/${ENTRIES.index}`;
-const core = new Set();
-(function reach(input) {
-  if (core.has(input)) return;
-  core.add(input);
-  for (const edge of first.metafile.inputs[input].imports) if (edge.kind === 'import-statement' && !edge.external && edge.path.startsWith('src/')) reach(edge.path);
-})(ENTRY_INPUT);
+const core = staticallyReached(ENTRY_INPUT);
+const cliStart = staticallyReached(`src/${ENTRIES.cli}`);
 
 /**
  * One chunk for all of that. esbuild puts a module in the chunk of the set of entry points (the two entries and every
@@ -143,7 +143,9 @@ const core = new Set();
  * entry's modules, cut them into ~18 chunks, each a file to read, resolve and compile at import. So every import from
  * outside those modules (and every import() of one of them) goes through one module that re-exports them all: each of
  * them is then reached by the same set, and the entry loads itself and one chunk. Names are unambiguous across them
- * (esbuild warns of an ambiguous one, and a warning fails the build).
+ * (esbuild warns of an ambiguous one, and a warning fails the build). Only the CLI's own start imports them directly:
+ * the few it needs before it knows its command (the error classes) make a second chunk, and `mcpwire help` does not
+ * load the client.
  */
 const CORE = 'mcpwire:core';
 const coreModule = {
@@ -156,7 +158,7 @@ const coreModule = {
       const target = path.relative(ROOT, resolved.path).split(path.sep).join('/');
       const from = path.relative(ROOT, args.importer).split(path.sep).join('/');
       if (!core.has(target) || target === ENTRY_INPUT) return { path: resolved.path };
-      if (core.has(from) && args.kind === 'import-statement') return { path: resolved.path };
+      if ((core.has(from) || cliStart.has(from)) && args.kind === 'import-statement') return { path: resolved.path };
       return { path: CORE, namespace: CORE };
     });
     build.onLoad({ filter: /.*/, namespace: CORE }, () => ({
@@ -176,12 +178,22 @@ if (bundled.warnings.length > 0) {
   process.stderr.write('build: esbuild warned (see above); a warning here can be a wrong bundle\n');
   process.exit(1);
 }
-await esbuild.build({
+const sessionClient = await esbuild.build({
   ...common,
   entryPoints: [path.join(SRC, SESSION_CLIENT)],
   outfile: path.join(DIST, SESSION_CLIENT.replace(/\.cts$/, '.cjs')),
   format: 'cjs',
 });
+// Written here rather than by esbuild, then what the last build wrote and this one did not (chunk names change with
+// their content; a one-file-per-module build's files) is removed: a process that loads dist/ meanwhile finds every
+// file it names.
+const written = new Set();
+for (const file of [...bundled.outputFiles, ...sessionClient.outputFiles]) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.contents);
+  written.add(path.relative(DIST, file.path));
+}
+for (const rel of walk(DIST).filter((rel) => isBuiltJs(rel) && !written.has(rel))) rmSync(path.join(DIST, rel));
 
 for (const rel of sources.filter(isCopied)) {
   mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });

@@ -36,8 +36,8 @@ const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
 /** Node's built-ins that cost milliseconds each to load and that a stdio client does not need at import. */
 const HEAVY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process', 'zlib'];
 
-/** How many files of dist/ `import 'mcpwire'` loads: the entry, and the one chunk scripts/build.mjs makes of all the modules below. */
-const IMPORTED_FILES = 2;
+/** How many files of dist/ `import 'mcpwire'` loads: the entry, the chunk scripts/build.mjs makes of the modules below, and the one of those the CLI also loads at its start (errors.js). */
+const IMPORTED_FILES = 3;
 
 /**
  * Every module of src/ whose code `import 'mcpwire'` may load. The HTTP transports' modules are here because
