@@ -20,7 +20,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -195,6 +195,23 @@ test('the rest loads when used: a kaged config read, serveToolSource, the OAuth 
   for (const module of ['serve/serve.js', 'serve/http.js', 'serve/bridge.js', 'auth/discovery.js', 'toolsource/tool-source.js']) {
     assert.ok(loaded.dist.includes(module), `${module} loads on first use`);
   }
+});
+
+test("no module of src/ is in two files of dist/: the entry and the CLI share their chunks, so a class has one identity", () => {
+  const dist = path.join(root, 'dist');
+  const maps = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => /\.c?js\.map$/.test(file));
+  const holders = new Map<string, string[]>();
+  for (const map of maps) {
+    for (const source of (JSON.parse(readFileSync(path.join(dist, map), 'utf8')) as { sources: string[] }).sources) {
+      const module = path.relative(root, path.resolve(dist, path.dirname(map), source));
+      holders.set(module, [...(holders.get(module) ?? []), map.replace(/\.map$/, '')]);
+    }
+  }
+  assert.ok(holders.has(path.join('src', 'errors.ts')), 'the source maps were read');
+  assert.deepEqual(
+    [...holders].filter(([, files]) => files.length > 1),
+    [],
+  );
 });
 
 /** true when A and B are the same type both ways; a door whose signature drifts from its module's fails to compile. */
