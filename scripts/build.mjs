@@ -7,14 +7,15 @@
 //   CLI (dist/cli.js) as ES module bundles with code splitting. Node's ES
 //   module loader costs ~0.3-0.5 ms per module file here (read, resolve with
 //   realpath and a package scope lookup, compile), and `import 'mcpwire'`
-//   used to load ~70 of them; as a bundle it loads a handful. Splitting keeps
+//   used to load ~70 of them; as a bundle it loads three (see coreModule
+//   below for how). Splitting keeps
 //   what the two entries share in shared chunks (one identity for an error
 //   class, whichever entry it came through) and keeps every dynamic import()
 //   of src/ lazy: what it loads is a chunk of its own, loaded on use.
 //   Dependencies (zod, yaml, smol-toml, cross-spawn) stay external, loaded
 //   from node_modules as before; source maps are kept.
 //
-// Three kinds of file still ship as files of their own: the CLI's session
+// Three files still ship as files of their own: the CLI's session
 // client (dist/cli/session-client.cjs, CommonJS: bin/mcpwire.js requires it
 // before any ES module loads, and it finds dist/cli.js from its __dirname),
 // built by esbuild alone and imported by the bundles as an external file; and
