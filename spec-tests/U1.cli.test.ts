@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { expandBundles } from './helpers/built-modules.js';
 import { startEverythingHttp } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -34,7 +35,7 @@ function mcpwireRecordingLoads(t: { after(fn: () => void): void }, ...args: stri
     timeout: 60_000,
     env: { ...process.env, MCPWIRE_MODULE_LOG: log },
   });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, modules: expandBundles(readFileSync(log, 'utf8').split('\n').filter(Boolean)) };
 }
 
 const CONFORMANCE_MODULE = /\/(src|dist)\/conformance\//;

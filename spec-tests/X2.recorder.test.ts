@@ -18,6 +18,7 @@ import { runFile } from '../src/conformance/runner.js';
 import { SERVER_SIDES } from '../src/conformance/server-sides.js';
 import { connect } from '../src/index.js';
 import { within } from '../src/testing/http-fixture.js';
+import { expandBundles } from './helpers/built-modules.js';
 import { everythingServerPath, startEverythingHttp } from './helpers/interop.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -239,7 +240,7 @@ test('X2/U1: the CLI loads the recorder for record only', (t) => {
   const loads = (...args: string[]) => {
     writeFileSync(log, '');
     const run = spawnSync(process.execPath, ['--import', RECORD_LOADS, bin, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, MCPWIRE_MODULE_LOG: log } });
-    return { run, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+    return { run, modules: expandBundles(readFileSync(log, 'utf8').split('\n').filter(Boolean)) };
   };
   const recorder = /\/(src|dist)\/recorder\//;
   for (const args of [['--version'], ['help']]) {

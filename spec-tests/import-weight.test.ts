@@ -8,15 +8,25 @@
 // node:child_process's), and Node's heavier built-ins (crypto, http, tls,
 // net, child_process). The list below is exact, so a module that joins the
 // import path fails here until it is added on purpose.
+//
+// dist/ is an esbuild bundle with code splitting (scripts/build.mjs): what
+// loads is dist/index.js and a few chunks, each holding several of src/'s
+// modules. Which modules a loaded file holds is read from its source map
+// (helpers/built-modules.ts), so the list below names src/'s modules as
+// their own dist files were once named; a module that only re-exports leaves
+// no code of its own in a bundle, so the entry is counted by its file, and
+// the pins' barrel is not listed. The number of files is pinned too: each
+// costs a read, a resolve and a compile of its own.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { serveToolSource as serveDoor } from '../src/serve/entry.js';
 import type { serveToolSource as serveItself } from '../src/serve/serve.js';
+import { distFiles, expandBundles } from './helpers/built-modules.js';
 import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,8 +36,11 @@ const LAZY = /\/node_modules\/(cross-spawn|yaml|smol-toml|zod)\//;
 /** Node's built-ins that cost milliseconds each to load and that a stdio client does not need at import. */
 const HEAVY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process', 'zlib'];
 
+/** How many files of dist/ `import 'mcpwire'` loads: the entry, the chunk scripts/build.mjs makes of the modules below, and the one of those the CLI also loads at its start (errors.js). */
+const IMPORTED_FILES = 3;
+
 /**
- * Every module of dist/ that `import 'mcpwire'` may load. The HTTP transports' modules are here because
+ * Every module of src/ whose code `import 'mcpwire'` may load. The HTTP transports' modules are here because
  * StreamableHttpTransport and SseTransport are exported classes; the auth ones for OAuthProvider, the credential
  * stores and the authorizers; serve's three for CallTracker; the tool source's for its door, the pin stores and the
  * synchronous helpers (compileFilter, enabledForAgent, capResult: #16 item 14).
@@ -72,7 +85,6 @@ const IMPORTED = [
   'toolsource/entry.js',
   'toolsource/naming.js',
   'toolsource/pins/canonical.js',
-  'toolsource/pins/index.js',
   'toolsource/pins/store.js',
   'toolsource/registry.js',
   'toolsource/truncate.js',
@@ -105,8 +117,10 @@ const IMPORTED = [
 ];
 
 interface Loaded {
-  /** The package's own modules, as paths under dist/, sorted. */
+  /** The package's own modules whose code loaded (from the loaded files' source maps), as their dist/ paths (src/a/b.ts → a/b.js), sorted. */
   dist: string[];
+  /** The package's own files that loaded, as paths under dist/. */
+  files: string[];
   /** Other files resolved (dependencies), as URLs. */
   other: string[];
   /** Node's public built-ins the code loaded (process.moduleLoadList: what getBuiltinModule loads counts too). */
@@ -126,14 +140,16 @@ function modulesLoadedBy(t: { after(fn: () => void): void }, code: string): Load
   const run = spawnSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', program], { cwd: root, encoding: 'utf8', env: { ...process.env, MCPWIRE_MODULE_LOG: log } });
   assert.equal(run.status, 0, run.stderr);
   const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
-  const dist = urls.filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
-  return { dist: dist.sort(), other: urls.filter((url) => url.startsWith('file:') && !url.startsWith(DIST)), builtins: JSON.parse(readFileSync(builtinsLog, 'utf8')) as string[] };
+  const dist = expandBundles(urls).filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
+  return { dist: dist.sort(), files: distFiles(urls), other: urls.filter((url) => url.startsWith('file:') && !url.startsWith(DIST)), builtins: JSON.parse(readFileSync(builtinsLog, 'utf8')) as string[] };
 }
+
 
 test('import "mcpwire" loads exactly its listed modules, none of the lazy dependencies, and no heavy built-in', (t) => {
   const loaded = modulesLoadedBy(t, "await import('mcpwire');");
-  assert.ok(loaded.dist.includes('index.js'), 'the hook saw the package load');
+  assert.ok(loaded.files.includes('index.js'), 'the hook saw the package load');
   assert.deepEqual(loaded.dist, IMPORTED, 'a module joined (or left) the import path: if on purpose, update IMPORTED');
+  assert.equal(loaded.files.length, IMPORTED_FILES, `import 'mcpwire' loads ${loaded.files.join(', ')}`);
   assert.deepEqual(loaded.other.filter((url) => LAZY.test(url)), []);
   assert.deepEqual(loaded.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), []);
 });
@@ -152,6 +168,7 @@ test('a stdio connect, tools/list, call and close loads nothing more of mcpwire,
   `,
   );
   assert.deepEqual(loaded.dist, IMPORTED);
+  assert.equal(loaded.files.length, IMPORTED_FILES);
   // connect() keys its era verdict cache by a hash of the server's configuration: crypto comes with the first connect.
   const expected = ['child_process', 'crypto'];
   assert.deepEqual(loaded.builtins.filter((name) => HEAVY_BUILTINS.includes(name)).sort(), expected);
@@ -178,6 +195,23 @@ test('the rest loads when used: a kaged config read, serveToolSource, the OAuth 
   for (const module of ['serve/serve.js', 'serve/http.js', 'serve/bridge.js', 'auth/discovery.js', 'toolsource/tool-source.js']) {
     assert.ok(loaded.dist.includes(module), `${module} loads on first use`);
   }
+});
+
+test("no module of src/ is in two files of dist/: the entry and the CLI share their chunks, so a class has one identity", () => {
+  const dist = path.join(root, 'dist');
+  const maps = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => /\.c?js\.map$/.test(file));
+  const holders = new Map<string, string[]>();
+  for (const map of maps) {
+    for (const source of (JSON.parse(readFileSync(path.join(dist, map), 'utf8')) as { sources: string[] }).sources) {
+      const module = path.relative(root, path.resolve(dist, path.dirname(map), source));
+      holders.set(module, [...(holders.get(module) ?? []), map.replace(/\.map$/, '')]);
+    }
+  }
+  assert.ok(holders.has(path.join('src', 'errors.ts')), 'the source maps were read');
+  assert.deepEqual(
+    [...holders].filter(([, files]) => files.length > 1),
+    [],
+  );
 });
 
 /** true when A and B are the same type both ways; a door whose signature drifts from its module's fails to compile. */

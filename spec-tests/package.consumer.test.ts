@@ -47,6 +47,13 @@ describe('the published package, as a consumer installs and uses it', { skip: in
     for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/mcpwire.js', 'bin/package.json', 'dist/cli/session-client.cjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'examples/echo-server.mjs', 'examples/mcpwire.json']) {
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     }
+    // The runtime JavaScript is the two bundles and their chunks (scripts/build.mjs), besides the files that must stay
+    // files of their own; no one-file-per-module copy of src/ beside them.
+    const scripts = files.filter((f) => f.startsWith('dist/') && /\.[cm]?js$/.test(f));
+    assert.deepEqual(
+      scripts.filter((f) => !/^dist\/(index|cli|chunk-[A-Z0-9]+)\.js$/.test(f)).sort(),
+      ['dist/cli/session-client.cjs', 'dist/conformance/relay-child.mjs', 'dist/conformance/relay-protocol.mjs'],
+    );
   });
 
   test('npm install <tarball>, offline from the cache: no warning, and only mcpwire and its runtime dependencies', () => {
