@@ -137,17 +137,23 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
   }
 
-  /** Holds bytes[start, end) as the (start of the) incomplete line, or overflows when that breaks the cap. */
-  function hold(bytes: Buffer, start: number, end: number): void {
-    const length = end - start;
-    lastHeldByte = bytes[end - 1]!;
+  /**
+   * Holds bytes[start..] as the (start of the) incomplete line, or overflows when that breaks the cap.
+   * Only ever called with the rest of a read: its whole (a read without a line break) or what follows
+   * its last line break. So in text mode (a held line, which a line break would have ended) it is
+   * always a whole read.
+   */
+  function hold(bytes: Buffer, start: number): void {
+    const length = bytes.length - start;
+    lastHeldByte = bytes[bytes.length - 1]!;
     if (overCap(heldBytes() + length, lastHeldByte)) return overflow();
     if (textDecoder && length >= COPY_BELOW_BYTES) {
       flushBlockToText();
-      heldText += textDecoder.write(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      heldText += textDecoder.write(bytes);
       textBytes += length;
       return;
     }
+    const piece = start === 0 ? bytes : bytes.subarray(start);
     if (length < COPY_BELOW_BYTES) {
       // Small pieces are batched in the block in text mode too: a rope of
       // one-byte strings would cost far more memory than the bytes.
@@ -155,11 +161,11 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       if (block && blockLen + length > block.length) moveBlockToFragments();
       block ??= Buffer.allocUnsafe(BLOCK_BYTES);
       // TypedArray#set skips Buffer#copy's argument checks, which cost as much as the copy at these sizes.
-      block.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), blockLen);
+      block.set(piece, blockLen);
       blockLen += length;
     } else {
       moveBlockToFragments();
-      fragments.push(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      fragments.push(piece);
       fragmentBytes += length;
     }
     if (!textDecoder && fragmentBytes > DECODE_AS_IT_COMES_BYTES) decodeHeldSoFar();
@@ -186,7 +192,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
     if (fragments.length === 0 && block && blockLen + newline <= block.length) {
       // Small messages: assemble in the block, decode in place, reuse the block.
-      block.set(newline === bytes.length ? bytes : bytes.subarray(0, newline), blockLen);
+      block.set(bytes.subarray(0, newline), blockLen);
       blockLen = 0;
       return parse(block.toString('utf8', 0, total));
     }
@@ -235,7 +241,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       const length = bytes.length;
       const first = bytes.indexOf(NEWLINE);
       if (first === -1) {
-        if (length > 0) hold(bytes, 0, length);
+        if (length > 0) hold(bytes, 0);
         return;
       }
       if (heldBytes() > 0) finishHeld(bytes, first);
@@ -243,7 +249,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       if (stopped) return;
       const last = bytes.lastIndexOf(NEWLINE);
       if (last > first + 1) parseLines(bytes, first + 1, last);
-      if (!stopped && last + 1 < length) hold(bytes, last + 1, length);
+      if (!stopped && last + 1 < length) hold(bytes, last + 1);
     },
 
     end(): void {
