@@ -55,6 +55,23 @@ const BLOCK_BYTES = 64 * 1024;
  * reads) instead of chunks + joined copy + text.
  */
 const DECODE_AS_IT_COMES_BYTES = 1024 * 1024;
+// Where a 16 MiB line's cost above the bytes floor goes on Node 20 (CPU and
+// page faults in-process, --trace-gc, --cpu-prof): not the decoding (256
+// decodes of 64 KiB cost a third of the floor's one toString of 16 MiB), nor
+// the flatten in JSON.parse (the same copy as the floor's toString), but the
+// pieces' life: V8 11.3's young generation holds 16 MiB, so the pieces of a
+// line past ~12 MiB are copied by one scavenge and promoted by the next into
+// freshly mapped old-space pages, ~708 page faults per MiB against the floor's
+// ~509 (Node 22 pools those pages: 509 for the same code, 1.15-1.25x). Moving the
+// text out of the young generation any other way touches as much fresh memory:
+// pieces of 192 KiB-1 MiB decoded from a reused staging block, a growing or
+// resizable byte buffer decoded once, external latin1 strings, a flatten every
+// 4-8 MiB measured 0-0.15x under this code, within this box's noise and none
+// at 1.3x. Flattening once at 4 MiB gave 1.45x -> 1.26x at 16 MiB but
+// 1.14x -> 1.32x at 8 MiB and 1.17x -> 1.41x at 12 (a bet on the size, not
+// taken); holding the first 4-8 MiB as reads, decoded as one string, 1.5x at
+// 1-4 MiB; keeping all the reads and decoding them once at the end 1.23-1.28x
+// but 4.0x the size in memory (reads + joined copy + text + value).
 /** Pieces shorter than this are copied into the block; longer ones are kept by reference. */
 const COPY_BELOW_BYTES = BLOCK_BYTES / 4;
 // (Scanning and copying tiny chunks with JavaScript loops instead of the native
