@@ -55,6 +55,23 @@ const BLOCK_BYTES = 64 * 1024;
  * reads) instead of chunks + joined copy + text.
  */
 const DECODE_AS_IT_COMES_BYTES = 1024 * 1024;
+// Where a 16 MiB line's cost above the bytes floor goes on Node 20 (CPU and
+// page faults in-process, --trace-gc, --cpu-prof): not the decoding (256
+// decodes of 64 KiB cost a third of the floor's one toString of 16 MiB), nor
+// the flatten in JSON.parse (the same copy as the floor's toString), but the
+// pieces' life: V8 11.3's young generation holds 16 MiB, so the pieces of a
+// line past ~12 MiB are copied by one scavenge and promoted by the next into
+// freshly mapped old-space pages, ~708 page faults per MiB against the floor's
+// ~509 (Node 22 pools those pages: 509 for the same code, 1.15-1.25x). Moving the
+// text out of the young generation any other way touches as much fresh memory:
+// pieces of 192 KiB-1 MiB decoded from a reused staging block, a growing or
+// resizable byte buffer decoded once, external latin1 strings, a flatten every
+// 4-8 MiB measured 0-0.15x under this code, within this box's noise and none
+// at 1.3x. Flattening once at 4 MiB gave 1.45x -> 1.26x at 16 MiB but
+// 1.14x -> 1.32x at 8 MiB and 1.17x -> 1.41x at 12 (a bet on the size, not
+// taken); holding the first 4-8 MiB as reads, decoded as one string, 1.5x at
+// 1-4 MiB; keeping all the reads and decoding them once at the end 1.23-1.28x
+// but 4.0x the size in memory (reads + joined copy + text + value).
 /** Pieces shorter than this are copied into the block; longer ones are kept by reference. */
 const COPY_BELOW_BYTES = BLOCK_BYTES / 4;
 // (Scanning and copying tiny chunks with JavaScript loops instead of the native
@@ -137,17 +154,23 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
   }
 
-  /** Holds bytes[start, end) as the (start of the) incomplete line, or overflows when that breaks the cap. */
-  function hold(bytes: Buffer, start: number, end: number): void {
-    const length = end - start;
-    lastHeldByte = bytes[end - 1]!;
+  /**
+   * Holds bytes[start..] as the (start of the) incomplete line, or overflows when that breaks the cap.
+   * Only ever called with the rest of a read: its whole (a read without a line break) or what follows
+   * its last line break. So in text mode (a held line, which a line break would have ended) it is
+   * always a whole read.
+   */
+  function hold(bytes: Buffer, start: number): void {
+    const length = bytes.length - start;
+    lastHeldByte = bytes[bytes.length - 1]!;
     if (overCap(heldBytes() + length, lastHeldByte)) return overflow();
     if (textDecoder && length >= COPY_BELOW_BYTES) {
       flushBlockToText();
-      heldText += textDecoder.write(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      heldText += textDecoder.write(bytes);
       textBytes += length;
       return;
     }
+    const piece = start === 0 ? bytes : bytes.subarray(start);
     if (length < COPY_BELOW_BYTES) {
       // Small pieces are batched in the block in text mode too: a rope of
       // one-byte strings would cost far more memory than the bytes.
@@ -155,11 +178,11 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       if (block && blockLen + length > block.length) moveBlockToFragments();
       block ??= Buffer.allocUnsafe(BLOCK_BYTES);
       // TypedArray#set skips Buffer#copy's argument checks, which cost as much as the copy at these sizes.
-      block.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), blockLen);
+      block.set(piece, blockLen);
       blockLen += length;
     } else {
       moveBlockToFragments();
-      fragments.push(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+      fragments.push(piece);
       fragmentBytes += length;
     }
     if (!textDecoder && fragmentBytes > DECODE_AS_IT_COMES_BYTES) decodeHeldSoFar();
@@ -186,7 +209,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     }
     if (fragments.length === 0 && block && blockLen + newline <= block.length) {
       // Small messages: assemble in the block, decode in place, reuse the block.
-      block.set(newline === bytes.length ? bytes : bytes.subarray(0, newline), blockLen);
+      block.set(bytes.subarray(0, newline), blockLen);
       blockLen = 0;
       return parse(block.toString('utf8', 0, total));
     }
@@ -235,7 +258,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       const length = bytes.length;
       const first = bytes.indexOf(NEWLINE);
       if (first === -1) {
-        if (length > 0) hold(bytes, 0, length);
+        if (length > 0) hold(bytes, 0);
         return;
       }
       if (heldBytes() > 0) finishHeld(bytes, first);
@@ -243,7 +266,7 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
       if (stopped) return;
       const last = bytes.lastIndexOf(NEWLINE);
       if (last > first + 1) parseLines(bytes, first + 1, last);
-      if (!stopped && last + 1 < length) hold(bytes, last + 1, length);
+      if (!stopped && last + 1 < length) hold(bytes, last + 1);
     },
 
     end(): void {
