@@ -704,6 +704,7 @@ describe('T2/T3 (#20): the node body hands an SSE reader its chunks from its own
     const s = await serve(t, (req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (req.url === '/ended') return void res.end('data: a\n\ndata: b\n\n');
+      if (req.url === '/two') return void res.write('data: a\n\n', () => setTimeout(() => res.end('data: b\n\n'), 20));
       if (req.url === '/reset') return void res.write('data: a\n\n', () => setImmediate(() => res.socket?.resetAndDestroy?.() ?? res.socket?.destroy()));
       res.write('data: a\n\n');
       finish = () => res.end('data: b\n\n');
@@ -729,6 +730,13 @@ describe('T2/T3 (#20): the node body hands an SSE reader its chunks from its own
     const all: string[] = [];
     await guard((ended as unknown as ChunkPusher).pushChunks((chunk) => all.push(Buffer.from(chunk).toString()) > 0), 'pushChunks on an ended body');
     assert.equal(all.join(''), 'data: a\n\ndata: b\n\n');
+    // A reader that stops at the first of two queued chunks is not handed the second.
+    const two = (await at('/two')).body!;
+    const twoResponse = (two as unknown as { response: http.IncomingMessage }).response;
+    await guard(new Promise((resolve) => (twoResponse.readableEnded ? resolve(undefined) : twoResponse.once('end', resolve))), 'the two-chunk body to end');
+    let calls = 0;
+    await guard((two as unknown as ChunkPusher).pushChunks(() => ++calls > 1), 'pushChunks stopped on a queued chunk');
+    assert.equal(calls, 1);
     // A failed body: its queued chunk, then its failure.
     const reset = (await at('/reset')).body!;
     const resetResponse = (reset as unknown as { response: http.IncomingMessage }).response;
