@@ -1,6 +1,7 @@
 // The SSE bench contenders read mcpwire through the transport's own request
 // paths (#20 item 2, SPEC X4): checks that the node:http contender's body is
-// node-http.ts's body object, that both paths deliver every event (cut
+// node-http.ts's body object, read as the transport reads it (its chunks
+// pushed to the parser, not one read() each), that both paths deliver every event (cut
 // across reads, and past the node body's 1 MiB queue, where it pauses the
 // message), and that the bench leaves http.request as it found it.
 
@@ -25,7 +26,7 @@ function body(count: number, readBytes: number): Buffer[] {
   return reads;
 }
 
-test('the mcpwire SSE contender reads node-http.ts\'s own body object, and http.request is put back', async () => {
+test('the mcpwire SSE contender reads node-http.ts\'s own body object through pushChunks(), and http.request is put back', async () => {
   const real = http.request;
   const path = nodeSsePath();
   try {
@@ -33,6 +34,8 @@ test('the mcpwire SSE contender reads node-http.ts\'s own body object, and http.
     const opened = await path.open(reads);
     assert.equal(http.request, real);
     assert.equal(opened.constructor.name, 'NodeBody');
+    assert.equal(typeof (opened as { pushChunks?: unknown }).pushChunks, 'function');
+    opened.read = () => assert.fail('readSse took the node body one read() at a time, not through pushChunks()');
     assert.equal(await mcpwireSse(opened), 10);
   } finally {
     path.close();

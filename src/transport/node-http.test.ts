@@ -17,6 +17,7 @@ import { McpClient } from '../client/client.js';
 import { chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind } from './http-client.js';
 import { nodeHttpClient } from './node-http.js';
 import { SseTransport } from './sse.js';
+import { readSse, type ChunkPusher } from './sse-stream.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
 const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
@@ -665,5 +666,104 @@ describe('T3 (#20): a POST\'s SSE answer keeps its connection', () => {
     const holding = held[0]!.socket as Socket;
     await guard(new Promise((resolve) => (holding.destroyed ? resolve(undefined) : holding.once('close', resolve))), 'the connection of a stream that never ends to close');
     assert.deepEqual((await guard(client.callTool('echo', {}), 'the call after')).content, [{ type: 'text', text: 'ok' }]);
+  });
+});
+
+describe('T2/T3 (#20): the node body hands an SSE reader its chunks from its own \'data\' events (pushChunks), no promise per read', () => {
+  /** The node body as a ChunkPusher (what readSse checks for), its read() made to fail the test: readSse must not take it. */
+  const pusher = (answer: HttpAnswer): HttpAnswer['body'] & ChunkPusher => {
+    const body = answer.body as NonNullable<HttpAnswer['body']> & Partial<ChunkPusher>;
+    assert.equal(typeof body.pushChunks, 'function', 'the node body is a ChunkPusher');
+    body.read = () => assert.fail('readSse read the node body through read(), not pushChunks()');
+    return body as HttpAnswer['body'] & ChunkPusher;
+  };
+  /** Resolves once `body` holds chunks it has not handed out and has paused its socket (its queue is full). */
+  const pausedWithQueue = async (body: unknown) => {
+    const inner = body as { queue: Buffer[]; response: http.IncomingMessage };
+    while (!(inner.queue.length > 0 && inner.response.isPaused())) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  test('node: chunks queued before the reader came go first, in order; a body paused on a full queue flows again; the end resolves', async (t) => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x');
+    const s = await serve(t, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // More than the body queues (1 MiB) before anyone reads: it pauses the socket, and only resume() brings the rest.
+      res.end(Buffer.concat([Buffer.from('data: first\n\ndata: '), big, Buffer.from('\n\ndata: last\n\n')]));
+    });
+    const answer = await clientFor('node', t).request(new URL(s.url), get());
+    const body = pusher(answer);
+    await guard(pausedWithQueue(body), 'the body to queue and pause');
+    const events: string[] = [];
+    const end = await guard(readSse(body, 8 * 1024 * 1024, { onEvent: (e) => events.push(e.data.length > 10 ? `${e.data.length} x` : e.data) }), 'the paused body to be read to its end');
+    assert.equal(end, 'ended');
+    assert.deepEqual(events, ['first', `${big.length} x`, 'last']);
+  });
+
+  test('node: a reader that stops (false) is handed nothing more, and the body is cancelled; pushChunks on an ended or failed body hands over what was queued, then resolves or rejects', async (t) => {
+    let finish!: () => void;
+    const s = await serve(t, (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.url === '/ended') return void res.end('data: a\n\ndata: b\n\n');
+      if (req.url === '/two') return void res.write('data: a\n\n', () => setTimeout(() => res.end('data: b\n\n'), 20));
+      if (req.url === '/reset') return void res.write('data: a\n\n', () => setImmediate(() => res.socket?.resetAndDestroy?.() ?? res.socket?.destroy()));
+      res.write('data: a\n\n');
+      finish = () => res.end('data: b\n\n');
+    });
+    const client = clientFor('node', t);
+    const at = (path: string) => client.request(new URL(`http://127.0.0.1:${s.port}${path}`), get());
+    // Stopped at the first chunk: the rest, written after, never reaches the reader; the body reads as done.
+    const stopped = (await at('/mcp')).body!;
+    const handed: string[] = [];
+    const pushed = (stopped as unknown as ChunkPusher).pushChunks((chunk) => {
+      handed.push(Buffer.from(chunk).toString());
+      finish();
+      return false;
+    });
+    await guard(pushed, 'pushChunks to resolve once stopped');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(handed, ['data: a\n\n']);
+    assert.deepEqual(await stopped.read(), { done: true }, 'the stopped body is cancelled');
+    // An ended body: its queued chunks, then resolved, and no chunk twice.
+    const ended = (await at('/ended')).body!;
+    const endedResponse = (ended as unknown as { response: http.IncomingMessage }).response;
+    await guard(new Promise((resolve) => (endedResponse.readableEnded ? resolve(undefined) : endedResponse.once('end', resolve))), 'the body to end');
+    const all: string[] = [];
+    await guard((ended as unknown as ChunkPusher).pushChunks((chunk) => all.push(Buffer.from(chunk).toString()) > 0), 'pushChunks on an ended body');
+    assert.equal(all.join(''), 'data: a\n\ndata: b\n\n');
+    // A reader that stops at the first of two queued chunks is not handed the second.
+    const two = (await at('/two')).body!;
+    const twoResponse = (two as unknown as { response: http.IncomingMessage }).response;
+    await guard(new Promise((resolve) => (twoResponse.readableEnded ? resolve(undefined) : twoResponse.once('end', resolve))), 'the two-chunk body to end');
+    let calls = 0;
+    await guard((two as unknown as ChunkPusher).pushChunks(() => ++calls > 1), 'pushChunks stopped on a queued chunk');
+    assert.equal(calls, 1);
+    // A failed body: its queued chunk, then its failure.
+    const reset = (await at('/reset')).body!;
+    const resetResponse = (reset as unknown as { response: http.IncomingMessage }).response;
+    await guard(new Promise((resolve) => (resetResponse.destroyed ? resolve(undefined) : resetResponse.once('close', resolve))), 'the reset to reach the body');
+    const before: string[] = [];
+    await assert.rejects(
+      guard((reset as unknown as ChunkPusher).pushChunks((chunk) => before.push(Buffer.from(chunk).toString()) > 0), 'pushChunks on a failed body'),
+      (error: unknown) => /ECONNRESET/.test(causeChain(error)),
+    );
+    assert.equal(before.join(''), 'data: a\n\n');
+  });
+
+  test('node: an abort while readSse reads the pushed chunks rejects it with the signal\'s reason; a reset, with ECONNRESET', async (t) => {
+    const s = await serve(t, (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.url === '/reset') return void res.write('data: a\n\n', () => setTimeout(() => res.socket?.resetAndDestroy?.() ?? res.socket?.destroy(), 20));
+      res.write('data: a\n\n'); // and never ends
+    });
+    const client = clientFor('node', t);
+    const controller = new AbortController();
+    const reason = new Error('stop reading');
+    const aborted = pusher(await client.request(new URL(s.url), get(controller.signal)));
+    const events: string[] = [];
+    const reading = readSse(aborted, 1000, { onEvent: (e) => (events.push(e.data), controller.abort(reason)) });
+    await assert.rejects(guard(reading, 'the aborted read to settle'), (error) => error === reason);
+    assert.deepEqual(events, ['a']);
+    const reset = pusher(await client.request(new URL(`http://127.0.0.1:${s.port}/reset`), get()));
+    await assert.rejects(guard(readSse(reset, 1000, { onEvent: () => {} }), 'the reset read to settle'), (error: unknown) => /ECONNRESET/.test(causeChain(error)));
   });
 });

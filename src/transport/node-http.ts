@@ -3,7 +3,9 @@
 // reuses a warm connection instead of paying fetch's web-stream machinery
 // (two thirds of the client's CPU per call on Node). Bodies are read from
 // the IncomingMessage's own 'data' events into a small queue: no web
-// ReadableStream, no reader object, one promise per chunk at most.
+// ReadableStream, no reader object, one promise per chunk at most; an SSE
+// body is handed to its parser straight from those events (pushChunks), no
+// promise and no queue per chunk.
 //
 // What it promises the transports (http-client.ts): a redirect is answered
 // as it is, never followed; a network failure rejects with Node's own error
@@ -15,6 +17,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { BodyRead, HttpAnswer, HttpBody, HttpClient, HttpRequestInit } from './http-client.js';
+import type { ChunkPusher } from './sse-stream.js';
 
 export interface NodeHttpOptions {
   /** Client certificate, key and CA, already read (node-http-tls.ts). */
@@ -160,11 +163,17 @@ class NodeHeaders {
   }
 }
 
-/** An IncomingMessage as an HttpBody: its chunks queued as they come, handed to read() in order. */
-class NodeBody implements HttpBody {
+/**
+ * An IncomingMessage as an HttpBody: its chunks queued as they come, handed
+ * to read() in order; or, once pushChunks() is called, handed to its
+ * callback as they come.
+ */
+class NodeBody implements HttpBody, ChunkPusher {
   private readonly queue: Buffer[] = [];
   private queued = 0;
   private waiting: { resolve: (read: BodyRead) => void; reject: (error: unknown) => void } | undefined;
+  /** pushChunks() is under way: each chunk goes to onChunk, none is queued. */
+  private pushing: { onChunk: (chunk: Uint8Array) => boolean; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private ended = false;
   private failure: { error: unknown } | undefined;
   /** cancel() was called: further chunks are dropped. */
@@ -212,6 +221,12 @@ class NodeBody implements HttpBody {
       else if (!this.started) this.armStall();
     }
     this.started = true;
+    const pushing = this.pushing;
+    if (pushing) {
+      // The consumer runs here, in the stream's own event: nothing is queued, so nothing needs pausing.
+      if (!pushing.onChunk(chunk)) void this.cancel();
+      return;
+    }
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
@@ -229,6 +244,7 @@ class NodeBody implements HttpBody {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.resolve({ done: true });
+    this.stopPushing()?.resolve();
   };
 
   private readonly onError = (error: unknown) => this.settle({ error });
@@ -244,6 +260,14 @@ class NodeBody implements HttpBody {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.reject(failure.error);
+    this.stopPushing()?.reject(failure.error);
+  }
+
+  /** Ends pushChunks(), if under way: returns its promise's settlers. */
+  private stopPushing(): { resolve: () => void; reject: (error: unknown) => void } | undefined {
+    const pushing = this.pushing;
+    this.pushing = undefined;
+    return pushing;
   }
 
   private detach(): void {
@@ -267,6 +291,25 @@ class NodeBody implements HttpBody {
     });
   }
 
+  pushChunks(onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
+    // Chunks that came before the call go first, in order.
+    let chunk: Buffer | undefined;
+    while ((chunk = this.queue.shift()) !== undefined) {
+      this.queued -= chunk.byteLength;
+      if (!onChunk(chunk)) {
+        void this.cancel();
+        return Promise.resolve();
+      }
+    }
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.ended || this.dropped) return Promise.resolve();
+    // A body paused while its queue was full flows again: from now on each chunk is consumed as it comes.
+    if (this.response.isPaused()) this.response.resume();
+    return new Promise((resolve, reject) => {
+      this.pushing = { onChunk, resolve, reject };
+    });
+  }
+
   async cancel(): Promise<void> {
     if (this.dropped) return;
     this.dropped = true;
@@ -275,6 +318,7 @@ class NodeBody implements HttpBody {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.resolve({ done: true });
+    this.stopPushing()?.resolve();
     if (this.ended || this.failure) return;
     this.detach();
     const declared = this.response.headers['content-length'];

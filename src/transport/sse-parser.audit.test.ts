@@ -227,3 +227,99 @@ test('W2/T2 audit: an id line held after a read that ended on a line break adds 
     }
   }
 });
+
+/** Runs `run` with Buffer#indexOf watched: how many bytes the searches for a CR looked at. */
+function crSearchBytes(run: () => void): number {
+  const original = Buffer.prototype.indexOf;
+  let looked = 0;
+  Buffer.prototype.indexOf = function (this: Buffer, value: unknown, byteOffset?: unknown, encoding?: BufferEncoding): number {
+    const found = original.call(this, value as number, byteOffset as number, encoding);
+    if (value === 0x0d) looked += (found === -1 ? this.length : found + 1) - Math.max(0, typeof byteOffset === 'number' ? byteOffset : 0);
+    return found;
+  };
+  try {
+    run();
+  } finally {
+    Buffer.prototype.indexOf = original;
+  }
+  return looked;
+}
+
+test('T2/T3 audit: the end of a line held across reads is found without scanning the rest of the read for a CR', () => {
+  const parser = createSseParser({ maxEventBytes: 1 << 20, onEvent: (event) => events.push(event) });
+  const events: SseEvent[] = [];
+  parser.push(Buffer.from('data: a'));
+  // A 64 KiB-sized read: the held line ends at its first LF; a CR search from there to the end would look at all of it.
+  const read = Buffer.from(`bc\n\n${'data: x\n\n'.repeat(7000)}`);
+  const looked = crSearchBytes(() => parser.push(read));
+  assert.equal(events.length, 7001);
+  assert.deepEqual(events[0], ev('abc'));
+  assert.ok(looked <= 8, `${looked} bytes of a ${read.length}-byte read searched for a CR`);
+  // A CR before the first LF is still the line's end.
+  assert.deepEqual(parse(['data: a', 'b\r\n\ndata: c\n\n']).events, [ev('ab'), ev('c')]);
+  assert.deepEqual(parse(['data: a', 'b\rc\n\n']).events, [ev('ab')]);
+  assert.deepEqual(parse(['data: a', 'b\r\r']).events, [ev('ab')]);
+});
+
+/** Runs `run` with String#indexOf watched: how many searches for a LF it made. */
+function lfSearches(run: () => void): number {
+  const original = String.prototype.indexOf;
+  let searches = 0;
+  String.prototype.indexOf = function (this: string, search: string, position?: number): number {
+    if (search === '\n') searches++;
+    return original.call(this, search, position);
+  };
+  try {
+    run();
+  } finally {
+    String.prototype.indexOf = original;
+  }
+  return searches;
+}
+
+test('T2/T3 audit: an event of the common shape (event: message, one data line, a blank line) is dispatched on one LF search, not split into three lines', () => {
+  const n = 1000;
+  for (const shape of [(i: number) => `event: message\ndata: {"n":${i}}\n\n`, (i: number) => `data: {"n":${i}}\n\n`]) {
+    const text = Array.from({ length: n }, (_, i) => shape(i)).join('');
+    let seen: Seen | undefined;
+    // A cap just above each event's own bound (3 bytes a character): the bound is the event's, not its place in the read.
+    const searches = lfSearches(() => {
+      seen = parse([text], 32);
+    });
+    assert.equal(seen!.events.length, n);
+    assert.deepEqual(seen!.events[7], ev('{"n":7}', shape(0).startsWith('event') ? 'message' : undefined));
+    assert.ok(searches <= n + 2, `${searches} LF searches for ${n} events`);
+  }
+});
+
+test('T2/T3 audit: what is not exactly the common event shape is read field by field as before', () => {
+  const cases: [string, SseEvent[], string[]?][] = [
+    // Not followed by a blank line: a second data line, an id after the data.
+    ['data: a\ndata: b\n\n', [ev('a\nb')]],
+    ['event: message\ndata: a\nid: 7\n\n', [ev('a', 'message', '7')], ['7']],
+    // Something before the data line: an id, a comment, another type, a type longer than "message".
+    ['id: 1\ndata: a\n\n', [ev('a', undefined, '1')], ['1']],
+    [': hi\ndata: a\n\n', [ev('a')]],
+    ['event: messages\ndata: a\n\n', [ev('a', 'messages')]],
+    ['event: other\ndata: a\n\n', [ev('a', 'other')]],
+    // No space after the colon, two spaces, an empty value, a value with a colon.
+    ['data:a\n\n', [ev('a')]],
+    ['data:  a\n\n', [ev(' a')]],
+    ['data: \n\n', [ev('')]],
+    ['event: message\ndata: a: b\n\n', [ev('a: b', 'message')]],
+    // A block cut before its blank line by the read is finished by the next one.
+    ['data: a\n', []],
+  ];
+  for (const [text, events, ids = []] of cases) {
+    const seen = parse([text]);
+    assert.deepEqual(seen.events, events, JSON.stringify(text));
+    assert.deepEqual(seen.ids, ids, JSON.stringify(text));
+  }
+  assert.deepEqual(parse(['data: a\n', '\ndata: b\n\n']).events, [ev('a'), ev('b')]);
+  assert.deepEqual(parse(['event: message\n', 'data: a\n\n']).events, [ev('a', 'message')]);
+  // The cap, exactly: an event of the common shape at the cap is delivered, one byte over is refused.
+  assert.deepEqual(parse(['data: abcd\n\n'], 4).events, [ev('abcd')]);
+  assert.deepEqual(parse(['data: €\n\n'], 3).events, [ev('€')]);
+  assert.deepEqual(parse(['data: abcde\n\n'], 4).pushes, [false]);
+  assert.deepEqual(parse(['event: message\ndata: €\n\n'], 2).pushes, [false]);
+});

@@ -138,3 +138,63 @@ test('T2/T3 audit: a body that is an async iterable (a Node Readable) is read th
   assert.equal(await readSse(throwing, 100, { onEvent: () => {} }), 'too-large');
   assert.equal(returned, 1);
 });
+
+/**
+ * A ChunkPusher body (as node-http.ts's): hands its reads to pushChunks()'s callback as it goes, stops at the first
+ * false (and counts that as its cancel), and ends as told: 'end' resolves, an error rejects. It has an async
+ * iterator too (every HttpBody does), which fails the test if readSse takes it instead.
+ */
+function pusherOf(chunks: readonly string[], ending: { error: unknown } | 'end' = 'end') {
+  const state = { handed: 0, stopped: false };
+  const body = {
+    async pushChunks(onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
+      await Promise.resolve();
+      for (const chunk of chunks) {
+        state.handed++;
+        if (!onChunk(Buffer.from(chunk))) {
+          state.stopped = true;
+          return;
+        }
+      }
+      if (ending !== 'end') throw ending.error;
+    },
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      throw new Error('read through its iterator, not pushChunks()');
+    },
+  };
+  return { body, state };
+}
+
+test('T2/T3 audit: a body that pushes its chunks (ChunkPusher) is read through pushChunks(): to its end, stopped at the cap or at done(), its failure passed on', async () => {
+  const read = async (chunks: string[], cap: number, options: { done?: (events: SseEvent[]) => boolean; ending?: { error: unknown } } = {}) => {
+    const events: SseEvent[] = [];
+    const { body, state } = pusherOf(chunks, options.ending);
+    const done = options.done;
+    const end = await readSse(body, cap, { onEvent: (e) => events.push(e), ...(done ? { done: () => done(events) } : {}) });
+    return { end, data: events.map((e) => e.data), ...state };
+  };
+  assert.deepEqual(await read(['data: a\n\n', 'data: ', 'b\n\n'], 100), { end: 'ended', data: ['a', 'b'], handed: 3, stopped: false });
+  // The cap: the chunk that breaks it is the last one handed over, and the body is told to stop.
+  assert.deepEqual(await read(['data: a\n\n', `data: ${'x'.repeat(200)}`, '\n\n', 'data: c\n\n'], 100), { end: 'too-large', data: ['a'], handed: 2, stopped: true });
+  // done(): checked after each chunk, the read ends 'ended' with the body stopped.
+  assert.deepEqual(await read(['data: a\n\n', 'data: b\n\n', 'data: c\n\n'], 100, { done: (events) => events.length >= 2 }), { end: 'ended', data: ['a', 'b'], handed: 2, stopped: true });
+  // A body that fails mid-stream: its error, after the events before it.
+  const lost = new Error('the connection closed before the response body ended');
+  const events: SseEvent[] = [];
+  await assert.rejects(readSse(pusherOf(['data: a\n\n', 'data: b'], { error: lost }).body, 100, { onEvent: (e) => events.push(e) }), (error) => error === lost);
+  assert.deepEqual(events.map((e) => e.data), ['a']);
+});
+
+test('T2/T3 audit: a handler that throws while a ChunkPusher body is read stops the body first, then the error goes on', async () => {
+  for (const where of ['onEvent', 'done'] as const) {
+    const boom = new Error(`${where} failed`);
+    const { body, state } = pusherOf(['data: a\n\n', 'data: b\n\n', 'data: c\n\n']);
+    let seen = 0;
+    const handlers =
+      where === 'onEvent'
+        ? { onEvent: () => { if (++seen === 2) throw boom; } }
+        : { onEvent: () => void seen++, done: () => { if (seen === 2) throw boom; return false; } };
+    await assert.rejects(readSse(body, 100, handlers), (error) => error === boom, where);
+    assert.deepEqual(state, { handed: 2, stopped: true }, where);
+  }
+});

@@ -1,10 +1,11 @@
 // Server-Sent Events decoding for both HTTP transports: a response body's
 // reads → sse-parser.ts (bytes in, events out), with a cap on how much one
 // event may buffer. The body is a web ReadableStream (fetch, on every
-// runtime) or any async iterable of byte chunks (a Node Readable, for a
-// node:http request path): both are read the same way.
+// runtime) or any async iterable of byte chunks (a Node Readable), both
+// read the same way, or a body that pushes its chunks as they come
+// (node-http.ts's, Node's default request path): no promise per read.
 
-import { createSseParser, type SseEvent } from './sse-parser.js';
+import { createSseParser, type SseEvent, type SseParser } from './sse-parser.js';
 
 export type { SseEvent } from './sse-parser.js';
 
@@ -29,6 +30,19 @@ export interface SseHandlers {
 export type SseEnd = 'ended' | 'too-large';
 
 /**
+ * A body that hands its chunks over as they come, in order, instead of one
+ * promise per read (node-http.ts's: each 'data' event goes straight to the
+ * parser). `onChunk` must not throw; once it returns false the body is
+ * cancelled (as its cancel(): nothing more is handed over) before the next
+ * chunk could come. The promise resolves when the body ends or is stopped
+ * (by onChunk or a cancel), and rejects when it fails (a read error, an
+ * abort, the connection lost).
+ */
+export interface ChunkPusher {
+  pushChunks(onChunk: (chunk: Uint8Array) => boolean): Promise<void>;
+}
+
+/**
  * Reads an SSE body to its end. Resolves 'ended' when the server ends the
  * body, 'too-large' when one event grows past `maxEventBytes` (the body is
  * cancelled then, holding no more than about that much, as the reads that
@@ -38,11 +52,13 @@ export type SseEnd = 'ended' | 'too-large';
  * dropped, as the SSE standard says.
  *
  * The body is any async iterable of byte chunks: fetch's ReadableStream, or
- * a Node Readable from a node:http request path, which needs no web stream.
+ * a Node Readable from a node:http request path, which needs no web stream;
+ * one that is also a ChunkPusher is read through pushChunks().
  */
 export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
   const parser = createSseParser({ maxEventBytes, onEvent: handlers.onEvent, onId: handlers.onId, onRetry: handlers.onRetry });
   const { done } = handlers;
+  if (isChunkPusher(body)) return readPushed(body, parser, done);
   // A web stream is read through its reader: one promise per read, where its async iterator adds a result object and a frame.
   const source = isReadableStream(body) ? readerOf(body) : iteratorOf(body);
   try {
@@ -62,6 +78,24 @@ export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: nu
   } finally {
     source.release();
   }
+}
+
+/** readSse over a ChunkPusher: the parser runs in the body's own callback, and the body stops itself when told. */
+async function readPushed(body: ChunkPusher, parser: SseParser, done: (() => boolean) | undefined): Promise<SseEnd> {
+  let end: SseEnd | undefined;
+  let thrown: { error: unknown } | undefined;
+  await body.pushChunks((chunk) => {
+    try {
+      end = afterChunk(parser.push(chunk), done);
+    } catch (error) {
+      // A handler that threw: the body is cancelled (false) before the error goes on.
+      thrown = { error };
+      return false;
+    }
+    return end === undefined;
+  });
+  if (thrown) throw thrown.error;
+  return end ?? 'ended';
 }
 
 /** The reads of a body, and how to give it up: the same three calls for a web stream and an async iterator. */
@@ -102,6 +136,10 @@ function afterChunk(fits: boolean, done: (() => boolean) | undefined): SseEnd | 
   if (!fits) return 'too-large';
   if (done?.()) return 'ended';
   return undefined;
+}
+
+function isChunkPusher(body: AsyncIterable<Uint8Array>): body is AsyncIterable<Uint8Array> & ChunkPusher {
+  return typeof (body as Partial<ChunkPusher>).pushChunks === 'function';
 }
 
 function isReadableStream(body: AsyncIterable<Uint8Array>): body is ReadableStream<Uint8Array> {
