@@ -11,7 +11,7 @@ import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, SessionExp
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { ScriptedTransport } from '../testing/scripted-transport.js';
 import type { SendOptions, TransportHandlers, TransportState } from '../transport/transport.js';
-import { Connection, errorForEnd, type ConnectionOptions } from './connection.js';
+import { Connection, errorForEnd, RequestSignal, type ConnectionOptions } from './connection.js';
 
 /** A scripted transport whose send() refuses the messages `refuse` picks (once each, with the error it returns). */
 class RefusingTransport extends ScriptedTransport {
@@ -280,7 +280,9 @@ describe('Connection audit: branches', () => {
     const { connection } = await open({}, transport);
     void connection.request('a').catch(() => {});
     void connection.request('b', {}, { headers: { 'Mcp-Param-X': '1' } }).catch(() => {});
-    assert.ok(transport.options[0]?.signal instanceof AbortSignal);
+    // An AbortSignal look-alike (#20 item 2: a real one costs microseconds per request on Node 20), one per request.
+    assert.ok(transport.options[0]?.signal instanceof RequestSignal);
+    assert.ok(transport.options[1]?.signal instanceof RequestSignal && transport.options[1].signal !== transport.options[0].signal);
     assert.equal(transport.options[0]?.headers, undefined);
     assert.deepEqual(transport.options[1]?.headers, { 'Mcp-Param-X': '1' });
     await connection.close();

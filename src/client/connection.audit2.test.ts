@@ -15,7 +15,7 @@ import { ClosedError, RpcError, SessionExpiredError, TimeoutError } from '../err
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { NO_ANSWER, ScriptedTransport, type Script } from '../testing/scripted-transport.js';
 import type { SendOptions, TransportEnd, TransportState } from '../transport/transport.js';
-import { Connection, type ConnectionOptions } from './connection.js';
+import { Connection, RequestSignal, type ConnectionOptions } from './connection.js';
 
 /** Lets queued promise callbacks and immediates run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -690,6 +690,70 @@ describe('Connection audit 2: what the server is told about bad input (W5, W8)',
     assert.deepEqual(answer('u'), { code: -32601, message: 'Method not found' });
     assert.equal(answer('m')?.code, -32600);
     assert.match(answer('m')?.message ?? '', /^Invalid Request: \S/);
+    await connection.close();
+  });
+});
+
+describe('Connection audit2: the request signal a transport gets (#20 item 2)', () => {
+  test('RequestSignal reads as an aborted AbortSignal once aborted: reason (an AbortError by default), onabort and one abort event whose target it is', () => {
+    const signal = new RequestSignal();
+    assert.equal(signal.aborted, false);
+    assert.equal(signal.reason, undefined);
+    signal.throwIfAborted();
+    const seen: unknown[] = [];
+    signal.onabort = function (event) {
+      seen.push(['onabort', this, event.type]);
+    };
+    signal.addEventListener('abort', (event) => seen.push(['listener', event.target, event.type]));
+    signal.abort();
+    signal.abort(new Error('again')); // once only
+    assert.equal(signal.aborted, true);
+    const reason: unknown = signal.reason;
+    assert.ok(reason instanceof DOMException);
+    // What a real AbortController's abort() gives, name and message.
+    const real = new AbortController();
+    real.abort();
+    assert.deepEqual([reason.name, reason.message], ['AbortError', (real.signal.reason as DOMException).message]);
+    assert.deepEqual(seen, [
+      ['onabort', signal, 'abort'],
+      ['listener', signal, 'abort'],
+    ]);
+    assert.throws(() => signal.throwIfAborted(), (error) => error === signal.reason);
+    const given = new Error('given up');
+    const other = new RequestSignal();
+    other.abort(given);
+    assert.equal(other.reason, given);
+  });
+
+  test('a request over a transport that takes request signals makes no AbortController; its signal is aborted once the server has been told', async (t) => {
+    const transport = new WireTransport();
+    transport.usesRequestSignals = true;
+    const { connection } = await open({}, transport);
+    const Real = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Real {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    t.after(() => {
+      globalThis.AbortController = Real;
+    });
+    const answered = connection.request('a', {});
+    const abandoned = rejection(connection.request('b', {}, { timeoutMs: 5 }));
+    transport.inject({ jsonrpc: '2.0', id: 0, result: {} });
+    assert.deepEqual(await answered, {});
+    assert.ok((await abandoned) instanceof TimeoutError);
+    globalThis.AbortController = Real;
+    assert.equal(made, 0, 'no AbortController per request');
+    const [first, second] = transport.options.map((o) => o?.signal);
+    assert.ok(first instanceof RequestSignal && second instanceof RequestSignal && first !== second, 'a signal of its own for each request');
+    assert.equal(first.aborted, false, 'an answered request is not aborted');
+    await flush();
+    assert.equal(transport.count('notifications/cancelled'), 1);
+    assert.equal(second.aborted, true);
+    assert.equal((second.reason as DOMException).name, 'AbortError');
     await connection.close();
   });
 });

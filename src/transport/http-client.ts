@@ -48,7 +48,9 @@ export interface HttpRequestInit {
   /**
    * A request's own signal, which aborts it too. Two signals, not one
    * linked by AbortSignal.any(): that costs some 20 µs a request on Node 20
-   * (#20), where the node path adds one listener to each.
+   * (#20), where the node path adds one listener to each. It may be a
+   * look-alike (the Connection's RequestSignal: an EventTarget with
+   * aborted, reason and 'abort' events), not a real AbortSignal.
    */
   requestSignal?: AbortSignal;
 }
@@ -128,7 +130,7 @@ export function fetchClient(fetchImpl: typeof fetch, options: { headersTimeoutMs
   return {
     kind: 'fetch',
     async request(url, init) {
-      let signal = init.requestSignal ? AbortSignal.any([init.signal, init.requestSignal]) : init.signal;
+      let signal = init.requestSignal ? AbortSignal.any([init.signal, genuine(init.requestSignal)]) : init.signal;
       // fetch's own limit on the headers is undici's (300 s); a transport that sets one gets it here, as on the node path.
       let timer: NodeJS.Timeout | undefined;
       if (headersMs !== undefined) {
@@ -146,6 +148,20 @@ export function fetchClient(fetchImpl: typeof fetch, options: { headersTimeoutMs
     },
     close() {},
   };
+}
+
+/**
+ * A real AbortSignal that aborts with `signal`: the signal itself, or for a
+ * look-alike (the Connection's RequestSignal, an EventTarget that reads as
+ * one) a controller's signal linked to it, since AbortSignal.any() follows
+ * only real ones.
+ */
+function genuine(signal: Pick<AbortSignal, 'aborted' | 'reason' | 'addEventListener'>): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  if (signal.aborted) return AbortSignal.abort(signal.reason);
+  const controller = new AbortController();
+  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
 }
 
 /** A web ReadableStream as an HttpBody: its reader, taken at the first read. */

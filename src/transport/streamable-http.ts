@@ -86,15 +86,16 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * request's answer is then read in the background (a JSON body or an SSE
    * stream) and delivered through onMessage, or reported lost.
    */
-  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    // Not an async function: post() is one already, and a second promise and hop per message cost for nothing (#20).
     const method = 'method' in message ? message.method : undefined;
-    if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
+    if (this.ended || this.closing) return Promise.reject(new ClosedError(this.site(method), { reason: 'closed' }));
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
     // 2026-07-28 "Cancellation": closing a request's response stream is its cancellation (the Connection's abandon
     // signal has aborted it); notifications/cancelled is for stdio only.
-    if (this.modern && method === 'notifications/cancelled') return;
+    if (this.modern && method === 'notifications/cancelled') return Promise.resolve();
     const post = this.post(message, method, requestId, options?.signal, options?.headers);
-    await (requestId === undefined ? this.trackOutgoing(post) : post);
+    return requestId === undefined ? this.trackOutgoing(post) : post;
   }
 
   close(): Promise<void> {

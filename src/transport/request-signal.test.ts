@@ -1,0 +1,100 @@
+// A request's own signal on both HTTP request paths (#20 item 2) when it is
+// the Connection's RequestSignal, the AbortSignal look-alike every request
+// over HTTP now carries instead of a real AbortController's signal: an abort
+// before the response headers and one in the middle of the body end the
+// exchange with the signal's reason and free the socket, on node:http and on
+// fetch (whose AbortSignal.any() takes only real signals). Real servers on
+// 127.0.0.1 that count their sockets; the timers are guards against a hang.
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { describe, test, type TestContext } from 'node:test';
+import { RequestSignal } from '../client/connection.js';
+import { fetchClient, type HttpClient, type HttpClientKind, type HttpRequestInit } from './http-client.js';
+import { nodeHttpClient } from './node-http.js';
+
+const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
+const GUARD_MS = 4_000;
+
+function guard<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: did not happen within ${GUARD_MS} ms`)), GUARD_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+async function serve(t: TestContext, handler: http.RequestListener): Promise<{ url: URL; allClosed(): Promise<void> }> {
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, handler);
+  const connections: Socket[] = [];
+  const closed = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.push(socket);
+    socket.on('error', () => {});
+    socket.once('close', () => closed.add(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    for (const socket of connections) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    allClosed: () => Promise.all(connections.map((s) => (closed.has(s) ? undefined : new Promise((r) => s.once('close', r))))).then(() => {}),
+  };
+}
+
+function clientFor(kind: HttpClientKind, t: TestContext): HttpClient {
+  const client = kind === 'node' ? nodeHttpClient() : fetchClient(fetch);
+  t.after(() => client.close());
+  return client;
+}
+
+const init = (requestSignal: RequestSignal): HttpRequestInit => ({ method: 'GET', headers: {}, signal: new AbortController().signal, requestSignal });
+
+describe('a RequestSignal as the request signal of an HTTP exchange', { timeout: 20_000 }, () => {
+  for (const kind of PATHS) {
+    test(`${kind}: an abort before the response headers rejects with the signal's reason and frees the socket`, async (t) => {
+      let arrived!: () => void;
+      const seen = new Promise<void>((resolve) => (arrived = resolve));
+      const s = await serve(t, () => arrived()); // never answers
+      const signal = new RequestSignal();
+      const pending = clientFor(kind, t).request(s.url, init(signal));
+      await guard(seen, 'the request to reach the server');
+      const reason = new Error('given up');
+      signal.abort(reason);
+      await assert.rejects(guard(pending, 'the aborted request to settle'), (error) => error === reason);
+      await guard(s.allClosed(), 'the aborted request’s socket to close');
+    });
+
+    test(`${kind}: an abort in the middle of the body rejects the pending read with the signal's reason and frees the socket`, async (t) => {
+      const s = await serve(t, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: first\n\n'); // and never ends
+      });
+      const signal = new RequestSignal();
+      const answer = await clientFor(kind, t).request(s.url, init(signal));
+      assert.equal((await answer.body!.read()).done, false);
+      const pending = answer.body!.read();
+      const reason = new Error('stop reading');
+      signal.abort(reason);
+      await assert.rejects(guard(pending, 'the pending read to settle'), (error) => error === reason || (error as Error).name === 'AbortError');
+      await guard(s.allClosed(), 'the server to see the socket closed');
+    });
+
+    test(`${kind}: a signal aborted before the request starts fails it at once with its reason`, async (t) => {
+      let reached = false;
+      const s = await serve(t, (_req, res) => {
+        reached = true;
+        res.end();
+      });
+      const signal = new RequestSignal();
+      const reason = new Error('already given up');
+      signal.abort(reason);
+      await assert.rejects(guard(clientFor(kind, t).request(s.url, init(signal)), 'the request to fail'), (error) => error === reason);
+      assert.equal(reached, false);
+    });
+  }
+});
