@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { AuthError, ClosedError, MessageTooLargeError, ProtocolError, SessionExpiredError, TimeoutError } from '../errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { ScriptedTransport } from '../testing/scripted-transport.js';
-import type { SendOptions, TransportHandlers, TransportState } from '../transport/transport.js';
+import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type TransportHandlers, type TransportState } from '../transport/transport.js';
 import { Connection, errorForEnd, RequestSignal, type ConnectionOptions } from './connection.js';
 
 /** A scripted transport whose send() refuses the messages `refuse` picks (once each, with the error it returns). */
@@ -276,16 +276,22 @@ describe('Connection audit: branches', () => {
   });
 
   test('T3 audit: a transport that takes request signals gets one per request, with the request\'s own headers when it has some', async () => {
-    const transport = new SignalTransport(undefined, { server: 'fake' });
-    const { connection } = await open({}, transport);
-    void connection.request('a').catch(() => {});
-    void connection.request('b', {}, { headers: { 'Mcp-Param-X': '1' } }).catch(() => {});
-    // An AbortSignal look-alike (#20 item 2: a real one costs microseconds per request on Node 20), one per request.
-    assert.ok(transport.options[0]?.signal instanceof RequestSignal);
-    assert.ok(transport.options[1]?.signal instanceof RequestSignal && transport.options[1].signal !== transport.options[0].signal);
-    assert.equal(transport.options[0]?.headers, undefined);
-    assert.deepEqual(transport.options[1]?.headers, { 'Mcp-Param-X': '1' });
-    await connection.close();
+    for (const lookAlike of [false, true]) {
+      const transport = new SignalTransport(undefined, { server: 'fake' });
+      if (lookAlike) Object.assign(transport, { [ACCEPTS_REQUEST_SIGNAL]: true });
+      const { connection } = await open({}, transport);
+      void connection.request('a').catch(() => {});
+      void connection.request('b', {}, { headers: { 'Mcp-Param-X': '1' } }).catch(() => {});
+      // mcpwire's own transports get an AbortSignal look-alike (#20 item 2: a real one costs microseconds per request
+      // on Node 20), any other a real one; one per request either way.
+      const Kind = lookAlike ? RequestSignal : AbortSignal;
+      assert.ok(transport.options[0]?.signal instanceof Kind);
+      assert.equal(transport.options[0].signal instanceof RequestSignal, lookAlike);
+      assert.ok(transport.options[1]?.signal instanceof Kind && transport.options[1].signal !== transport.options[0].signal);
+      assert.equal(transport.options[0]?.headers, undefined);
+      assert.deepEqual(transport.options[1]?.headers, { 'Mcp-Param-X': '1' });
+      await connection.close();
+    }
   });
 
   test('W8 audit: a send that fails names the method; an expired session or a refused credential keeps its type and status', async () => {

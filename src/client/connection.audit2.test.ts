@@ -14,7 +14,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { ClosedError, RpcError, SessionExpiredError, TimeoutError } from '../errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { NO_ANSWER, ScriptedTransport, type Script } from '../testing/scripted-transport.js';
-import type { SendOptions, TransportEnd, TransportState } from '../transport/transport.js';
+import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type TransportEnd, type TransportState } from '../transport/transport.js';
 import { Connection, RequestSignal, type ConnectionOptions } from './connection.js';
 
 /** Lets queued promise callbacks and immediates run. */
@@ -725,9 +725,10 @@ describe('Connection audit2: the request signal a transport gets (#20 item 2)', 
     assert.equal(other.reason, given);
   });
 
-  test('a request over a transport that takes request signals makes no AbortController; its signal is aborted once the server has been told', async (t) => {
+  test('a request over a transport that takes the look-alike makes no AbortController; its signal is aborted once the server has been told', async (t) => {
     const transport = new WireTransport();
     transport.usesRequestSignals = true;
+    Object.assign(transport, { [ACCEPTS_REQUEST_SIGNAL]: true });
     const { connection } = await open({}, transport);
     const Real = globalThis.AbortController;
     let made = 0;
@@ -754,6 +755,22 @@ describe('Connection audit2: the request signal a transport gets (#20 item 2)', 
     assert.equal(transport.count('notifications/cancelled'), 1);
     assert.equal(second.aborted, true);
     assert.equal((second.reason as DOMException).name, 'AbortError');
+    await connection.close();
+  });
+
+  test('a transport that takes request signals but not the look-alike (a host\'s own) gets a real AbortSignal, which AbortSignal.any() follows', async () => {
+    const transport = new WireTransport();
+    transport.usesRequestSignals = true;
+    const { connection } = await open({}, transport);
+    const abandoned = rejection(connection.request('b', {}, { timeoutMs: 5 }));
+    const signal = transport.options[0]?.signal;
+    assert.ok(signal instanceof AbortSignal && !(signal instanceof RequestSignal));
+    const linked = AbortSignal.any([signal, new AbortController().signal]);
+    assert.ok((await abandoned) instanceof TimeoutError);
+    await flush();
+    assert.equal(transport.count('notifications/cancelled'), 1);
+    assert.equal(signal.aborted, true);
+    assert.equal(linked.aborted, true, 'AbortSignal.any() saw the abort');
     await connection.close();
   });
 });

@@ -21,7 +21,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/message.js';
-import type { SendOptions, TransportState, Transport, TransportEnd } from '../transport/transport.js';
+import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type TransportState, type Transport, type TransportEnd } from '../transport/transport.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 import type { TraceContext } from './trace-context.js';
 import { withMeta } from './request-meta.js';
@@ -151,7 +151,7 @@ interface Pending {
   options: RequestOptions;
   removeAbortListener: (() => void) | undefined;
   /** Tells the transport the request was given up (only for transports that use request signals). */
-  abandonSignal: RequestSignal | undefined;
+  abandonSignal: Abandon | undefined;
   /** Handed to the transport (not waiting for a renewal): its answer can be lost. */
   sent: boolean;
   /** Already sent again once after an expired session. */
@@ -327,7 +327,7 @@ export class Connection {
         startedAt: Date.now(),
         options,
         removeAbortListener: undefined,
-        abandonSignal: this.transport.usesRequestSignals ? new RequestSignal() : undefined,
+        abandonSignal: this.transport.usesRequestSignals ? abandonFor(this.transport) : undefined,
         sent: false,
         resent: false,
         handshake,
@@ -361,7 +361,7 @@ export class Connection {
     }
     const epoch = this.sessionEpoch;
     const headers = entry.options.headers;
-    const signal = entry.abandonSignal;
+    const signal = entry.abandonSignal?.signal;
     const options: SendOptions | undefined = signal ? (headers ? { signal, headers } : { signal }) : undefined;
     entry.sent = true;
     this.transport.send(message, options).catch((error: unknown) => {
@@ -742,6 +742,22 @@ export class Connection {
   }
 }
 
+/** How the Connection tells a transport it gave up on a request: the signal handed to send(), and what aborts it. */
+interface Abandon {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
+/**
+ * A request's abandon signal: the cheap look-alike for the transports that
+ * say they take one (mcpwire's own, ACCEPTS_REQUEST_SIGNAL), a real
+ * AbortController for any other: a host's transport may hand the signal to
+ * AbortSignal.any(), which follows only the real kind.
+ */
+function abandonFor(transport: Transport): Abandon {
+  return (transport as { [ACCEPTS_REQUEST_SIGNAL]?: boolean })[ACCEPTS_REQUEST_SIGNAL] === true ? new RequestSignal() : new AbortController();
+}
+
 /**
  * The signal a request's transport gets, to learn that the Connection gave
  * up on the request (SendOptions.signal): an AbortSignal to whoever reads
@@ -751,12 +767,18 @@ export class Connection {
  * with one listener added and removed: ~10 us under load, against ~0.5 us
  * for this), which every request over HTTP paid (#20 item 2). Not one for
  * AbortSignal.any(), which takes only the real kind: a consumer that needs
- * one links it (http-client.ts, the fetch path).
+ * one links it (http-client.ts, the fetch path). Handed only to transports
+ * that set ACCEPTS_REQUEST_SIGNAL (see abandonFor).
  */
 export class RequestSignal extends EventTarget implements AbortSignal {
   aborted = false;
   reason: unknown = undefined;
   onabort: ((this: AbortSignal, event: Event) => unknown) | null = null;
+
+  /** Itself: it is its own controller (Abandon), so a request holds one object, not two. */
+  get signal(): AbortSignal {
+    return this;
+  }
 
   throwIfAborted(): void {
     if (this.aborted) throw this.reason;

@@ -18,7 +18,7 @@ import { readSse, type SseEvent } from './sse-stream.js';
 import { traceHeaders } from './trace-headers.js';
 import { encodeHeaderValue } from './header-value.js';
 export { encodeHeaderValue }; // its home is header-value.ts (#20: the client needs it without the HTTP stack)
-import type { SendOptions, Transport, TransportHandlers } from './transport.js';
+import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type Transport, type TransportHandlers } from './transport.js';
 
 export interface StreamableHttpTransportOptions extends HttpTransportOptions {
   /** Open the GET stream for server-initiated messages after initialization. Default true. */
@@ -44,6 +44,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   readonly kind = 'streamable-http' as const;
   /** A cancelled request's signal aborts its POST and the stream that would carry its answer. */
   readonly usesRequestSignals = true;
+  /** Both request paths take the Connection's look-alike signal (node-http.ts as it is; http-client.ts's fetch path links it). */
+  readonly [ACCEPTS_REQUEST_SIGNAL] = true;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
   /** The 2026-07-28 wire (#17 item 2): stateless, request metadata mirrored into headers on every POST. */

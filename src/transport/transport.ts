@@ -64,12 +64,23 @@ export interface SendOptions {
    * Aborted once the Connection has given up on this request (timeout or
    * abort) and told the server so: the transport may stop the work tied to
    * it (an HTTP response stream). Passed only to transports that set
-   * `usesRequestSignals`, so the others cost nothing per request.
+   * `usesRequestSignals`, so the others cost nothing per request. A real
+   * AbortSignal, except for mcpwire's own transports that set
+   * ACCEPTS_REQUEST_SIGNAL (the Connection's cheaper look-alike).
    */
   signal?: AbortSignal;
   /** Extra HTTP headers for this message (2026-07-28 Mcp-Param-*); transports without headers ignore them. */
   headers?: Record<string, string>;
 }
+
+/**
+ * Set to true by a transport of mcpwire's own whose send() is content with
+ * an AbortSignal look-alike as SendOptions.signal (the Connection's
+ * RequestSignal: aborted, reason, onabort and 'abort' events; not one
+ * AbortSignal.any() follows). Not exported from the package: a host's
+ * transport always gets a real AbortSignal.
+ */
+export const ACCEPTS_REQUEST_SIGNAL = Symbol('mcpwire.acceptsRequestSignal');
 
 export interface Transport {
   /** The server's label used in errors and diagnostics. */
