@@ -12,6 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
+import { getEventListeners } from 'node:events';
 import { causeChain, ClosedError, ConfigError, MessageTooLargeError } from '../errors.js';
 import { McpClient } from '../client/client.js';
 import { chooseHttpClient, fetchClient, type HttpAnswer, type HttpClient, type HttpClientKind } from './http-client.js';
@@ -767,3 +768,42 @@ describe('T2/T3 (#20): the node body hands an SSE reader its chunks from its own
     await assert.rejects(guard(readSse(reset, 1000, { onEvent: () => {} }), 'the reset read to settle'), (error: unknown) => /ECONNRESET/.test(causeChain(error)));
   });
 });
+
+describe('T3 (#20): requests that share a signal share one listener on it', () => {
+  test('node: 16 requests in flight on the transport\'s signal add one abort listener to it, not 16; its abort fails all 16 with its reason, a request\'s own signal only that one, and those that ended leave nothing behind', async (t) => {
+    const held: http.ServerResponse[] = [];
+    const s = await serve(t, (_req, res) => {
+      held.push(res);
+    });
+    const client = nodeHttpClient();
+    t.after(() => client.close());
+    const shared = new AbortController();
+    const own = new AbortController();
+    const before = getEventListeners(shared.signal, 'abort').length;
+    const requests = Array.from({ length: 16 }, (_, i) =>
+      client.request(new URL(s.url), { method: 'POST', headers: {}, body: '{}', signal: shared.signal, ...(i === 0 ? { requestSignal: own.signal } : {}) }).then(
+        () => 'answered',
+        (error: unknown) => error,
+      ),
+    );
+    await guard(until(() => held.length === 16), 'the server saw all 16 requests');
+    assert.equal(getEventListeners(shared.signal, 'abort').length - before, 1, 'one listener for the 16');
+    const ownReason = new Error('this one given up');
+    own.abort(ownReason);
+    assert.equal(await requests[0], ownReason, 'the request\'s own signal fails that request with its reason');
+    // One more answered before the shared abort: it must not be failed by it.
+    held[1]!.writeHead(204).end();
+    assert.equal(await requests[1], 'answered');
+    const sharedReason = new Error('transport closed');
+    shared.abort(sharedReason);
+    const rest = await guard(Promise.all(requests.slice(2)), 'the shared abort failed the rest');
+    assert.deepEqual(new Set(rest), new Set([sharedReason]), 'the 14 left fail with the shared signal\'s reason');
+    // A later request on a fresh shared signal starts from no listeners: the first one took itself off (once).
+    assert.equal(getEventListeners(shared.signal, 'abort').length, before);
+  });
+});
+
+/** Polls `done` each tick until it holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+}
