@@ -106,6 +106,7 @@ const IMPORTED = [
   'transport/tap.js',
   'transport/tick-writer.js',
   'transport/trace-headers.js',
+  'transport/transport.js', // ACCEPTS_REQUEST_SIGNAL, the one value it holds (#20)
   'util/addresses.js',
   'util/atomic-file.js',
   'util/backoff.js',
