@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
@@ -20,53 +20,12 @@ import { nodeHttpClient } from './node-http.js';
 import { SseTransport } from './sse.js';
 import { readSse, type ChunkPusher } from './sse-stream.js';
 import { StreamableHttpTransport } from './streamable-http.js';
+import { GUARD_MS, guard, serveCounting } from '../testing/counting-server.js';
 
 const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
-const GUARD_MS = 4_000;
 
-interface Served {
-  url: string;
-  port: number;
-  /** Every connection the server accepted. */
-  connections: Socket[];
-  /** Resolves once every connection accepted so far has closed. */
-  allClosed(): Promise<void>;
-  open(): number;
-}
+const serve = serveCounting;
 
-/** A node:http server on 127.0.0.1 running `handler`; every socket destroyed and the server closed after the test. */
-async function serve(t: TestContext, handler: http.RequestListener, options: http.ServerOptions = {}): Promise<Served> {
-  const server = http.createServer({ keepAliveTimeout: 30_000, ...options }, handler);
-  const connections: Socket[] = [];
-  const closed = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    connections.push(socket);
-    socket.on('error', () => {});
-    socket.once('close', () => closed.add(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    for (const socket of connections) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    port,
-    connections,
-    open: () => connections.length - closed.size,
-    allClosed: () => Promise.all(connections.map((s) => (closed.has(s) ? undefined : new Promise((r) => s.once('close', r))))).then(() => {}),
-  };
-}
-
-/** Rejects with `what` if `promise` has not settled within the guard: a hang is a failure, not a stuck test. */
-function guard<T>(promise: Promise<T>, what: string, ms = GUARD_MS): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: did not happen within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 function clientFor(kind: HttpClientKind, t: TestContext): HttpClient {
   const client = kind === 'node' ? nodeHttpClient() : fetchClient(fetch);

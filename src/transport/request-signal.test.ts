@@ -8,42 +8,17 @@
 
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { describe, test, type TestContext } from 'node:test';
 import { RequestSignal } from '../client/connection.js';
 import { fetchClient, type HttpClient, type HttpClientKind, type HttpRequestInit } from './http-client.js';
 import { nodeHttpClient } from './node-http.js';
+import { guard, serveCounting } from '../testing/counting-server.js';
 
 const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
-const GUARD_MS = 4_000;
-
-function guard<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: did not happen within ${GUARD_MS} ms`)), GUARD_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
+/** The counting server, its URL as the request paths take it. */
 async function serve(t: TestContext, handler: http.RequestListener): Promise<{ url: URL; allClosed(): Promise<void> }> {
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, handler);
-  const connections: Socket[] = [];
-  const closed = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    connections.push(socket);
-    socket.on('error', () => {});
-    socket.once('close', () => closed.add(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    for (const socket of connections) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    allClosed: () => Promise.all(connections.map((s) => (closed.has(s) ? undefined : new Promise((r) => s.once('close', r))))).then(() => {}),
-  };
+  const served = await serveCounting(t, handler);
+  return { url: new URL(served.url), allClosed: served.allClosed };
 }
 
 function clientFor(kind: HttpClientKind, t: TestContext): HttpClient {
