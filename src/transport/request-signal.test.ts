@@ -9,7 +9,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
+import { McpClient } from '../client/client.js';
 import { RequestSignal } from '../client/connection.js';
+import { startHttpFixture } from '../testing/http-fixture.js';
 import { fetchClient, type HttpClient, type HttpClientKind, type HttpRequestInit } from './http-client.js';
 import { nodeHttpClient } from './node-http.js';
 import { guard, serveCounting } from '../testing/counting-server.js';
@@ -72,4 +74,25 @@ describe('a RequestSignal as the request signal of an HTTP exchange', { timeout:
       assert.equal(reached, false);
     });
   }
+});
+
+describe('which transports get the look-alike (#20)', () => {
+  test('StreamableHttpTransport takes the look-alike: a client over it against a server on 127.0.0.1 hands each request a RequestSignal of its own', async (t) => {
+    const fixture = await startHttpFixture(t);
+    const transport = fixture.createTransport();
+    const signals: (AbortSignal | undefined)[] = [];
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if ('id' in message && 'method' in message) signals.push(options?.signal);
+      return send(message, options);
+    };
+    const client = new McpClient(transport);
+    t.after(() => client.close());
+    await client.connect();
+    await client.ping();
+    await client.ping();
+    assert.ok(signals.length >= 3, `requests seen: ${signals.length}`);
+    for (const signal of signals) assert.ok(signal instanceof RequestSignal, 'each request carries a RequestSignal');
+    assert.equal(new Set(signals).size, signals.length, 'one of its own per request');
+  });
 });
