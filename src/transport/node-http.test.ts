@@ -21,6 +21,7 @@ import { SseTransport } from './sse.js';
 import { readSse, type ChunkPusher } from './sse-stream.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 import { GUARD_MS, guard, serveCounting } from '../testing/counting-server.js';
+import { until } from '../testing/http-fixture.js';
 
 const PATHS: readonly HttpClientKind[] = ['node', 'fetch'];
 
@@ -745,7 +746,7 @@ describe('T3 (#20): requests that share a signal share one listener on it', () =
         (error: unknown) => error,
       ),
     );
-    await guard(until(() => held.length === 16), 'the server saw all 16 requests');
+    await until(() => held.length === 16, 'the server saw all 16 requests');
     assert.equal(getEventListeners(shared.signal, 'abort').length - before, 1, 'one listener for the 16');
     const ownReason = new Error('this one given up');
     own.abort(ownReason);
@@ -761,8 +762,3 @@ describe('T3 (#20): requests that share a signal share one listener on it', () =
     assert.equal(getEventListeners(shared.signal, 'abort').length, before);
   });
 });
-
-/** Polls `done` each tick until it holds. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setImmediate(resolve));
-}

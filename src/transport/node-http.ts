@@ -160,23 +160,21 @@ const waitingOn = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** Runs `onAbort` when `signal` aborts; the function returned takes it back off. */
 function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
-  let waiting = waitingOn.get(signal);
-  if (waiting === undefined) {
-    const runs = new Set<() => void>();
-    waitingOn.set(signal, runs);
-    signal.addEventListener(
-      'abort',
-      () => {
-        waitingOn.delete(signal);
-        for (const run of runs) run();
-      },
-      { once: true },
-    );
-    waiting = runs;
-  }
-  waiting.add(onAbort);
-  const runs = waiting;
+  const runs = waitingOn.get(signal) ?? watch(signal);
+  runs.add(onAbort);
   return () => void runs.delete(onAbort);
+}
+
+/** The first request on `signal`: its set of waiting requests, and the one listener that runs them. */
+function watch(signal: AbortSignal): Set<() => void> {
+  const runs = new Set<() => void>();
+  waitingOn.set(signal, runs);
+  const runAll = () => {
+    waitingOn.delete(signal);
+    for (const run of runs) run();
+  };
+  signal.addEventListener('abort', runAll, { once: true });
+  return runs;
 }
 
 function abortReason(signal: AbortSignal): unknown {
