@@ -154,13 +154,12 @@ test('W2/T2: whether an event fits the cap never depends on where the reads fall
 // What the parser does per byte, observed rather than timed (issue #20 item 3: mutants that change only cost
 // were listed as equivalent; these are the ones that change its order of growth, or hold a line twice).
 
-/** Runs `run` with String#indexOf watched: how many characters the searches for a CR or a LF looked at. */
-function lineBreakSearchLength(run: () => void): number {
+/** Runs `run` with String#indexOf watched: each search is told to `seen` (the text, what, from where, what it found). */
+function watchStringSearches(run: () => void, seen: (text: string, search: string, position: number, found: number) => void): void {
   const original = String.prototype.indexOf;
-  let looked = 0;
   String.prototype.indexOf = function (this: string, search: string, position?: number): number {
     const found = original.call(this, search, position);
-    if (search === '\r' || search === '\n') looked += (found === -1 ? this.length : found + 1) - Math.max(0, position ?? 0);
+    seen(this, search, Math.max(0, position ?? 0), found);
     return found;
   };
   try {
@@ -168,6 +167,14 @@ function lineBreakSearchLength(run: () => void): number {
   } finally {
     String.prototype.indexOf = original;
   }
+}
+
+/** Runs `run` with String#indexOf watched: how many characters the searches for a CR or a LF looked at. */
+function lineBreakSearchLength(run: () => void): number {
+  let looked = 0;
+  watchStringSearches(run, (text, search, position, found) => {
+    if (search === '\r' || search === '\n') looked += (found === -1 ? text.length : found + 1) - position;
+  });
   return looked;
 }
 
@@ -263,17 +270,10 @@ test('T2/T3 audit: the end of a line held across reads is found without scanning
 
 /** Runs `run` with String#indexOf watched: how many searches for a LF it made. */
 function lfSearches(run: () => void): number {
-  const original = String.prototype.indexOf;
   let searches = 0;
-  String.prototype.indexOf = function (this: string, search: string, position?: number): number {
+  watchStringSearches(run, (_text, search) => {
     if (search === '\n') searches++;
-    return original.call(this, search, position);
-  };
-  try {
-    run();
-  } finally {
-    String.prototype.indexOf = original;
-  }
+  });
   return searches;
 }
 

@@ -11,9 +11,9 @@
 // save). The event nearly every server sends, `event: message` (or no
 // type), one `data: ` line and a blank line, is recognised whole at the
 // start of a block and dispatched on one LF search (wholeEvent); anything
-// else is split line by line. The bytes after the cut are held as the reads that brought them
-// (by reference, not copied) until their line ends, then joined and
-// decoded once: a character cut across reads needs no streaming decoder, a
+// else is split line by line. The bytes after the cut are held as the
+// reads that brought them (by reference, not copied) until their line
+// ends, then joined and decoded once: a character cut across reads needs no streaming decoder, a
 // 16 MiB data line is one concat and one toString, and an event that never
 // ends is held once, as bytes, up to the cap.
 
