@@ -323,3 +323,35 @@ test('T2/T3 audit: what is not exactly the common event shape is read field by f
   assert.deepEqual(parse(['data: abcde\n\n'], 4).pushes, [false]);
   assert.deepEqual(parse(['event: message\ndata: €\n\n'], 2).pushes, [false]);
 });
+
+test('T2/T3 audit: the search for the next `event: message` event reads each stretch of a read once, and a match that is not at a line start is not an event start', () => {
+  // A read of blocks that are not of the common shape (an id each) between common events: the parser finds
+  // the next common event with one search and must not search again for every block before it.
+  const uncommon = 'id: 9\ndata: x\n\n'.repeat(2000);
+  const text = `event: message\ndata: first\n\n${uncommon}event: message\ndata: last\n\n${uncommon}`;
+  let looked = 0;
+  let seen: Seen | undefined;
+  watchStringSearches(
+    () => {
+      seen = parse([text]);
+    },
+    (searched, search, position, found) => {
+      if (search.startsWith('event: message')) looked += (found === -1 ? searched.length : found + search.length) - position;
+    },
+  );
+  assert.equal(seen!.events.length, 4002);
+  assert.deepEqual(seen!.events.at(-2), ev('x', undefined, '9'));
+  assert.deepEqual([seen!.events[0], seen!.events[2001]], [ev('first', 'message'), ev('last', 'message')]);
+  assert.ok(looked <= text.length + 64, `${looked} characters searched in a ${text.length}-character read`);
+
+  // The search finds `event: message\ndata: ` inside a line (a data value ending in "event: message"): not an event start.
+  assert.deepEqual(parse(['data: xevent: message\ndata: y\n\nevent: message\ndata: z\n\n']).events, [ev('xevent: message\ny'), ev('z', 'message')]);
+  // Near misses of the prefix at a line start, each followed by a common event.
+  for (const miss of ['event: messag\ndata: a\n\n', 'event: messagex\ndata: a\n\n', 'event: message\ndata:a\n\n', 'Event: message\ndata: a\n\n']) {
+    const events = parse([`${miss}event: message\ndata: b\n\n`]).events;
+    assert.deepEqual(events.at(-1), ev('b', 'message'), JSON.stringify(miss));
+    assert.deepEqual(events.slice(0, -1), parse([miss]).events, JSON.stringify(miss));
+  }
+  assert.deepEqual(parse(['event: message\ndata:a\n\n']).events, [ev('a', 'message')]);
+  assert.deepEqual(parse(['event: messag\ndata: a\n\n']).events, [ev('a', 'messag')]);
+});
