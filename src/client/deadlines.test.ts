@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { DeadlineQueue } from './deadlines.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { DeadlineQueue, type Deadline } from './deadlines.js';
 
 function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
@@ -68,6 +70,32 @@ test('memory stays bounded by the live deadlines while cancelled ones pile up be
   assert.equal(queue.size, 1);
   assert.ok(queue.held < 2_100, `holds ${queue.held} entries for 1 live deadline`);
   queue.cancel(slow);
+  assert.equal(queue.held, 0);
+});
+
+test('with requests always in flight (the FIFO never runs empty), answered ones are let go: the array stays short and no subject stays reachable (#20)', async () => {
+  const queue = new DeadlineQueue();
+  const collected = new Set<number>();
+  const registry = new FinalizationRegistry<number>((n) => collected.add(n));
+  let inFlight: Deadline[] = [];
+  // 16 in flight at every moment, answered oldest first, each holding a subject as a request entry does.
+  for (let i = 0; i < 20_000; i++) {
+    const subject = { n: i, payload: new Array(8).fill(i) };
+    if (i < 64) registry.register(subject, i);
+    inFlight.push(queue.schedule(60_000, () => assert.fail('cancelled'), subject));
+    if (inFlight.length > 16) queue.cancel(inFlight.shift()!);
+  }
+  assert.equal(queue.size, 16);
+  assert.ok(queue.held <= 2 * 256 + 16, `holds ${queue.held} entries for 16 live deadlines`);
+  // The first requests' subjects are garbage now, though their deadlines' FIFO is still busy.
+  const gc = fullGc();
+  for (let tries = 0; tries < 20 && collected.size < 64; tries++) {
+    gc();
+    await sleep(5);
+  }
+  assert.equal(collected.size, 64, `${collected.size} of 64 answered requests' subjects collected`);
+  for (const deadline of inFlight) queue.cancel(deadline);
+  inFlight = [];
   assert.equal(queue.held, 0);
 });
 
@@ -160,3 +188,9 @@ test('expire is called with the deadline\'s subject, so one function can serve e
   await sleep(60);
   assert.deepEqual(fired, ['a', 'c']);
 });
+
+/** Node's gc(), without --expose-gc on the command line (the test runner's flags are not ours to set). */
+function fullGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}

@@ -8,9 +8,13 @@
 // Almost every request waits the same timeout, so deadlines are kept in one
 // FIFO per duration: a deadline scheduled later ends later, so each FIFO is
 // sorted by construction and needs one timer, armed for its oldest live
-// deadline. Cancelling only marks the entry; the FIFO drops marked entries
-// from its front as it goes and compacts itself when they pile up behind a
-// slow one, so memory stays bounded by the live deadlines.
+// deadline. Cancelling only marks the entry (and lets go of its subject);
+// the FIFO skips marked entries at its front as it goes, cuts the skipped
+// front off its array once it is long, and compacts itself when marked
+// entries pile up behind a slow one, so memory stays bounded by the live
+// deadlines even when the FIFO never runs empty (16 calls always in flight:
+// before #20's fix every request of such a run stayed reachable from the
+// array, and was promoted and copied by every scavenge).
 //
 // A FIFO that runs empty keeps its timer, unref'd, until that timer fires:
 // sequential calls (one request at a time) then reuse it instead of arming
@@ -38,8 +42,8 @@ interface Entry extends Deadline {
   readonly fifo: Fifo;
   /** Cleared by cancel() and when it fires. */
   expire: ((subject: never) => void) | undefined;
-  /** What expire() is called with: one expire function can then serve every deadline, not a closure each. */
-  readonly subject: unknown;
+  /** What expire() is called with: one expire function can then serve every deadline, not a closure each. Cleared with `expire`. */
+  subject: unknown;
 }
 
 interface Fifo {
@@ -55,6 +59,8 @@ interface Fifo {
 
 /** A FIFO compacts once this many cancelled entries sit in it and they outnumber the live ones. */
 const COMPACT_AFTER = 1024;
+/** A FIFO cuts the entries it has passed off its array once this many sit before its head and they are at least half of it. */
+const TRIM_AFTER = 256;
 /** An idle FIFO empties its array entry by entry up to this length (keeping its storage); a longer one is replaced. */
 const IDLE_POP_UP_TO = 64;
 
@@ -83,6 +89,7 @@ export class DeadlineQueue {
     const entry = deadline as Entry;
     if (entry.expire === undefined) return;
     entry.expire = undefined;
+    entry.subject = undefined;
     const fifo = entry.fifo;
     fifo.live--;
     if (fifo.live === 0) return this.idle(fifo);
@@ -92,7 +99,7 @@ export class DeadlineQueue {
     if (dead >= COMPACT_AFTER && dead > fifo.live) {
       fifo.entries = fifo.entries.slice(fifo.head).filter((e) => e.expire !== undefined);
       fifo.head = 0;
-    }
+    } else this.trim(fifo);
   }
 
   /** How many deadlines are neither fired nor cancelled. */
@@ -102,10 +109,10 @@ export class DeadlineQueue {
     return live;
   }
 
-  /** How many entries are held, live or cancelled (for tests of the memory bound). */
+  /** How many entries the FIFOs' arrays hold, live, cancelled or passed over (for tests of the memory bound). */
   get held(): number {
     let held = 0;
-    for (const fifo of this.fifos.values()) held += fifo.entries.length - fifo.head;
+    for (const fifo of this.fifos.values()) held += fifo.entries.length;
     return held;
   }
 
@@ -134,14 +141,25 @@ export class DeadlineQueue {
       if (expire !== undefined && entry.at > now && entry !== armedFor) break;
       fifo.head++;
       if (expire === undefined) continue;
+      const subject = entry.subject;
       entry.expire = undefined;
+      entry.subject = undefined;
       fifo.live--;
-      (expire as (subject: unknown) => void)(entry.subject);
+      (expire as (subject: unknown) => void)(subject);
     }
     if (fifo.live === 0) this.drop(fifo);
     else if (fifo.timer === undefined) {
       while (fifo.entries[fifo.head]!.expire === undefined) fifo.head++;
+      this.trim(fifo);
       this.arm(fifo);
+    }
+  }
+
+  /** Cuts the entries before the head off the array (each copied at most once per pass: amortized O(1) a deadline). */
+  private trim(fifo: Fifo): void {
+    if (fifo.head >= TRIM_AFTER && fifo.head * 2 >= fifo.entries.length) {
+      fifo.entries = fifo.entries.slice(fifo.head);
+      fifo.head = 0;
     }
   }
 
