@@ -373,6 +373,19 @@ const HTTP_2025: readonly Entry[] = [
 ];
 
 /**
+ * Calls each client makes over HTTP (16 in flight) before the first round
+ * of e2e-http-concurrent16. One process per client, CPU per call in
+ * 4,000-call phases from the 4,000th call on (#20, Node 20): mcpwire 184,
+ * 170, 185, 133, 117, 114 us, the bare node:http client 121, 98, 94, 101,
+ * 91, 91 us; other runs settled earlier or later (mcpwire by 8k–16k calls,
+ * the bare client by ~8k), and this box moves a 1,000-call sample by half
+ * over tens of seconds either way. At the 4,000 used before, the samples
+ * were still warm-up, mcpwire's more than the 30-line loop's; a host keeps
+ * its connection far longer than either.
+ */
+const HTTP_WARM_UP_CALLS = 20_000;
+
+/**
  * 2025-era echo calls with 16 in flight over Streamable HTTP, every client
  * against one SDK v2 server on 127.0.0.1 that serves both eras (its
  * stateless legacy leg: a server instance per request, the answer one SSE
@@ -382,7 +395,7 @@ const HTTP_2025: readonly Entry[] = [
 async function httpConcurrent16(quick: boolean): Promise<Prepared> {
   ensureBuilt();
   const calls = quick ? 200 : 1_000;
-  const warmUp = quick ? 400 : 4_000;
+  const warmUp = quick ? 400 : HTTP_WARM_UP_CALLS;
   const http = await startHttpServer('http-dual');
   let peers: Map<ContenderId, Peer>;
   try {
@@ -393,7 +406,7 @@ async function httpConcurrent16(quick: boolean): Promise<Prepared> {
   }
   return {
     contenders: HTTP_2025.map(({ id }) => ({ id, sample: () => measureConcurrent(peers.get(id)!, calls, http.pid) })),
-    plan: LONG_LIVED,
+    plan: quick ? LONG_LIVED : { ...LONG_LIVED, rounds: 9 },
     notes: [
       `${calls} calls per sample after ${warmUp} warm-up calls per client, all against one bench/fixtures/v2-echo-server.mjs http-dual on 127.0.0.1; ${PEER_NOTE}`,
       `floor-fetch: a fetch() POST per call with the 2025 headers, the SSE answer cut and parsed; floor-http: the same on node:http with a keep-alive agent (16 sockets). mcpwire's HTTP options come from MCPWIRE_BENCH_HTTP_OPTIONS (JSON) if set${process.env.MCPWIRE_BENCH_HTTP_OPTIONS ? `: ${process.env.MCPWIRE_BENCH_HTTP_OPTIONS}` : ` (not set in this run: the transport's default, ${process.env.MCPWIRE_HTTP_CLIENT === 'fetch' ? 'fetch (MCPWIRE_HTTP_CLIENT=fetch)' : 'node:http'})`}`,
