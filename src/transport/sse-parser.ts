@@ -3,20 +3,20 @@
 // '\n', `id` without NUL, `retry` of digits only, comments, LF / CR / CRLF
 // line breaks, one BOM at the start). Does NOT know JSON or MCP.
 //
-// How: a read is cut after its last line break (0x0A / 0x0D, bytes that
-// never occur inside a UTF-8 character). The complete lines before the cut
-// are decoded with one toString and split as text (String indexOf and
-// slice are engine builtins; a Buffer search or decode per line is a call
-// into the runtime's C++ each, which measured slower than the decode they
-// save). The event nearly every server sends, `event: message` (or no
-// type), one `data: ` line and a blank line, is recognised whole at the
-// start of a block and dispatched on one LF search (wholeEvent; where the
-// next `event: message` prefix starts is one forward search for a run of
-// blocks, not a compare per event); anything else is split line by line. The bytes after the cut are held as the
-// reads that brought them (by reference, not copied) until their line
-// ends, then joined and decoded once: a character cut across reads needs no streaming decoder, a
-// 16 MiB data line is one concat and one toString, and an event that never
-// ends is held once, as bytes, up to the cap.
+// How: a read is cut after its last line break (0x0A / 0x0D, bytes that never
+// occur inside a UTF-8 character). The complete lines before the cut are
+// decoded with one toString and split as text (String indexOf and slice are
+// engine builtins; a Buffer search or decode per line is a call into the
+// runtime's C++ each, which measured slower than the decode they save). The
+// event nearly every server sends, `event: message` (or no type), one `data: `
+// line and a blank line, is recognised whole at the start of a block and
+// dispatched on one LF search (wholeEvent; where the next `event: message`
+// prefix starts is one forward search for a run of blocks, not a compare per
+// event); anything else is split line by line. The bytes after the cut are
+// held as the reads that brought them (by reference, not copied) until their
+// line ends, then joined and decoded once: a character cut across reads needs
+// no streaming decoder, a 16 MiB data line is one concat and one toString, and
+// an event that never ends is held once, as bytes, up to the cap.
 
 /** One dispatched event: the same shape eventsource-parser gives (`id` and `event` undefined when absent). */
 export interface SseEvent {
