@@ -96,6 +96,7 @@ EQUIVALENTS.push(
 const SP = 'src/transport/sse-parser.ts';
 const DATA_FAST = "if (first === 0x64 && text.charCodeAt(start + 4) === 0x3a && start + 4 < end && text.startsWith('data', start)) {";
 EQUIVALENTS.push(
+  { file: SP, mutator: 'EqualityOperator', replacement: '(end - from) * MAX_BYTES_PER_UNIT >= maxEventBytes', near: 'if (text.charCodeAt(end + 1) !== 0x0a || (end - from) * MAX_BYTES_PER_UNIT > maxEventBytes) return at;', why: 'the boundary of the whole-event fast path: an event whose bound of 3 bytes per unit is exactly the cap is read by the general split instead, which measures its bytes (at most the bound, so within the cap) and dispatches the same event.' },
   { file: SP, mutator: 'StringLiteral', replacement: '"Stryker was here!"', near: "let data = '';", why: '`data` is only read once a data line has set it (dataLines > 0 guards both reads): its first value is never seen.' },
   { file: SP, mutator: 'StringLiteral', replacement: '"Stryker was here!"', near: "data = '';", prev: 'heldBytes = 0;', why: 'after an overflow the parser is stopped and never reads `data` again.' },
   { file: SP, mutator: 'StringLiteral', replacement: '"Stryker was here!"', near: "data = '';", prev: 'eventType = undefined;', why: 'dataLines is 0 after a dispatch, and `data` is only read when dataLines > 0 (the next data line replaces it).' },

@@ -355,3 +355,22 @@ test('T2/T3 audit: the search for the next `event: message` event reads each str
   assert.deepEqual(parse(['event: message\ndata:a\n\n']).events, [ev('a', 'message')]);
   assert.deepEqual(parse(['event: messag\ndata: a\n\n']).events, [ev('a', 'messag')]);
 });
+
+test('T2/T3 audit: an `event: message` block found by the search is not searched for again when the parser reaches it', () => {
+  // Each common event follows a block read line by line: the search that passes that block finds the event,
+  // and reaching it must use that result. Searching again there would cost a search per event.
+  const text = 'id: 9\ndata: x\n\nevent: message\ndata: y\n\n'.repeat(500);
+  let searches = 0;
+  let seen: Seen | undefined;
+  watchStringSearches(
+    () => {
+      seen = parse([text]);
+    },
+    (_searched, search) => {
+      if (search.startsWith('event: message')) searches++;
+    },
+  );
+  assert.equal(seen!.events.length, 1000);
+  assert.deepEqual(seen!.events.slice(0, 2), [ev('x', undefined, '9'), ev('y', 'message')]);
+  assert.ok(searches <= 501, `${searches} searches for 500 common events`);
+});
