@@ -2,14 +2,10 @@
 // Sampling can miss a short peak, so the figures are lower bounds of the
 // real peak: the tests use them as upper-bound checks with room to spare.
 
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fullGc } from '../../src/testing/gc.js';
 
-// A collection before the baseline makes the growth figure mean something
-// (node --test gives no --expose-gc; this is the documented v8 way around it).
-setFlagsFromString('--expose-gc');
-/** A full garbage collection, now. */
-export const gc = runInNewContext('gc') as () => void;
+/** A full garbage collection, now: one before the baseline makes the growth figure mean something. */
+export const gc = fullGc();
 
 export interface Growth {
   rss: number;

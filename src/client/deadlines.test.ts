@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fullGc } from '../testing/gc.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 
 function activeTimers(): number {
@@ -77,7 +76,7 @@ test('with requests always in flight (the FIFO never runs empty), answered ones 
   const queue = new DeadlineQueue();
   const collected = new Set<number>();
   const registry = new FinalizationRegistry<number>((n) => collected.add(n));
-  let inFlight = keepSixteenInFlight(queue, 20_000, (subject, n) => n < 64 && registry.register(subject, n));
+  const inFlight = keepSixteenInFlight(queue, 20_000, (subject, n) => n < 64 && registry.register(subject, n));
   assert.equal(queue.size, 16);
   assert.ok(queue.held <= 2 * 256 + 16, `holds ${queue.held} entries for 16 live deadlines`);
   // The first requests' subjects are garbage now, though their deadlines' FIFO is still busy.
@@ -88,7 +87,6 @@ test('with requests always in flight (the FIFO never runs empty), answered ones 
   }
   assert.equal(collected.size, 64, `${collected.size} of 64 answered requests' subjects collected`);
   for (const deadline of inFlight) queue.cancel(deadline);
-  inFlight = [];
   assert.equal(queue.held, 0);
 });
 
@@ -197,10 +195,4 @@ function keepSixteenInFlight(queue: DeadlineQueue, count: number, watch: (subjec
     if (inFlight.length > 16) queue.cancel(inFlight.shift()!);
   }
   return inFlight;
-}
-
-/** Node's gc(), without --expose-gc on the command line (the test runner's flags are not ours to set). */
-function fullGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }

@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { StringDecoder } from 'node:string_decoder';
 import { describe, test } from 'node:test';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { fullGc } from '../testing/gc.js';
 import { createLineFramer, type LineFramerOptions } from './line-framer.js';
 
 function recorder(options: Partial<LineFramerOptions> = {}) {
@@ -143,12 +142,6 @@ describe('line framer audit', () => {
 // cost or memory were listed as equivalent; these are the ones whose difference a caller can see). Each probe
 // wraps a runtime function for the length of one call: the references the framer keeps (a WeakRef and a full GC),
 // the bytes it copies (Buffer.concat), the blocks it allocates (Buffer.allocUnsafe), the decoder calls it makes.
-
-/** Node's gc(), without --expose-gc on the command line (the test runner's flags are not ours to set). */
-function fullGc(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
 
 /** Runs `run` with `owner[name]` wrapped so that `seen` gets each call's arguments and result; restores it after. */
 function watching<T extends object, K extends keyof T>(owner: T, name: K, seen: (args: unknown[], result: unknown) => void, run: () => void): void {
