@@ -110,6 +110,7 @@ const IMPORTED = [
   'util/addresses.js',
   'util/atomic-file.js',
   'util/backoff.js',
+  'util/churn-map.js', // the Connection's pending requests (#20)
   'util/file-lock.js',
   'util/node-builtins.js',
   'util/process-alive.js',

@@ -22,6 +22,7 @@ import {
   type JsonRpcResponse,
 } from '../jsonrpc/message.js';
 import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type TransportState, type Transport, type TransportEnd } from '../transport/transport.js';
+import { ChurnMap } from '../util/churn-map.js';
 import { DeadlineQueue, type Deadline } from './deadlines.js';
 import type { TraceContext } from './trace-context.js';
 import { withMeta } from './request-meta.js';
@@ -175,7 +176,8 @@ export class Connection {
   private handshakeEnvelope: Record<string, unknown> | undefined;
   /** The owner's entries for the modern envelope (the requested log level); never sent in the legacy era. */
   private envelopeExtra: Record<string, unknown> | undefined;
-  private pending = new Map<JsonRpcId, Pending>();
+  /** A ChurnMap, not a Map: one set and one delete per request would otherwise keep every request reachable between full GCs (churn-map.ts). */
+  private pending = new ChurnMap<JsonRpcId, Pending>();
   /** The pending requests' timeouts: one timer per distinct duration, not one per request. */
   private readonly deadlines = new DeadlineQueue();
   private abandoned = new Set<JsonRpcId>();
@@ -717,7 +719,7 @@ export class Connection {
     this.end = end;
     // Swap the map out first: a rejection callback that re-enters cannot see a half-cleared map.
     const pending = this.pending;
-    this.pending = new Map();
+    this.pending = new ChurnMap();
     for (const [id, entry] of pending) this.settle(id, entry).reject(this.closedError(entry.method));
     this.endOutage();
     for (const controller of this.serverRequests.values()) controller.abort();

@@ -155,26 +155,50 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
  * request in proportion to those in flight: Node's EventTarget walks its
  * whole listener list on every add and remove (#20: 3% of the client's CPU
  * at 16 in flight over HTTP).
+ *
+ * The waiters are a linked list, not a Set: a long-lived Set that gains and
+ * loses an entry per request chains its outgrown hash tables, and with them
+ * every request since the last full GC (see util/churn-map.ts; #20: 1.7 MB
+ * carried through every scavenge at 16 in flight).
  */
-const waitingOn = new WeakMap<AbortSignal, Set<() => void>>();
+const waitingOn = new WeakMap<AbortSignal, Waiter>();
 
-/** Runs `onAbort` when `signal` aborts; the function returned takes it back off. */
-function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
-  const runs = waitingOn.get(signal) ?? watch(signal);
-  runs.add(onAbort);
-  return () => void runs.delete(onAbort);
+/** A request's place in its signal's list; the list's head is a Waiter with no run, linked to itself when empty. */
+interface Waiter {
+  run: (() => void) | undefined;
+  prev: Waiter | undefined;
+  next: Waiter | undefined;
 }
 
-/** The first request on `signal`: its set of waiting requests, and the one listener that runs them. */
-function watch(signal: AbortSignal): Set<() => void> {
-  const runs = new Set<() => void>();
-  waitingOn.set(signal, runs);
+/** Runs `onAbort` when `signal` aborts; the function returned takes it back off (idempotent). */
+function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  const head = waitingOn.get(signal) ?? watch(signal);
+  const waiter: Waiter = { run: onAbort, prev: head, next: head.next };
+  head.next!.prev = waiter;
+  head.next = waiter;
+  return () => {
+    if (waiter.prev === undefined) return;
+    waiter.prev.next = waiter.next;
+    waiter.next!.prev = waiter.prev;
+    // A taken-off waiter holds nothing: it may sit in the old generation after its request is gone.
+    waiter.prev = waiter.next = waiter.run = undefined;
+  };
+}
+
+/** The first request on `signal`: its list of waiting requests, and the one listener that runs them. */
+function watch(signal: AbortSignal): Waiter {
+  const head: Waiter = { run: undefined, prev: undefined, next: undefined };
+  head.prev = head.next = head;
+  waitingOn.set(signal, head);
   const runAll = () => {
     waitingOn.delete(signal);
+    // Each run takes its waiter off the list: collect them first.
+    const runs: (() => void)[] = [];
+    for (let waiter = head.next!; waiter !== head; waiter = waiter.next!) runs.push(waiter.run!);
     for (const run of runs) run();
   };
   signal.addEventListener('abort', runAll, { once: true });
-  return runs;
+  return head;
 }
 
 function abortReason(signal: AbortSignal): unknown {
