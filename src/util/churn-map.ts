@@ -12,7 +12,7 @@
 // table that GC promoted. Measured (#20, Node 20): 4,000 entries of 1 KB
 // through a Map with 16 live promoted 4.7 MB after a full GC, against
 // 0.35 MB with this class; the HTTP client at 16 in flight carried 2.2 MB
-// through every scavenge (10 ms each) until the pending Map and the
+// through every scavenge (5-14 ms each) until the pending Map and the
 // transport's abort waiters stopped churning hash tables.
 //
 // The fix is to start a new Map now and then: the old one's chain ends
