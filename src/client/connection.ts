@@ -536,7 +536,7 @@ export class Connection {
 
   /** The transport says these answers cannot arrive: fail those requests now ('all': those it was handed, not those waiting for a renewal). */
   private answersLost(ids: readonly JsonRpcId[] | 'all', error: McpClientError): void {
-    for (const id of ids === 'all' ? [...this.pending.keys()] : ids) {
+    for (const id of ids === 'all' ? this.pending.keys() : ids) {
       const entry = this.pending.get(id);
       if (entry && entry.sent) this.settle(id, entry).reject(this.siteError(entry.method, error));
     }

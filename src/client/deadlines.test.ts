@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { fullGc } from '../testing/gc.js';
-import { DeadlineQueue, type Deadline } from './deadlines.js';
+import { DeadlineQueue, TRIM_AFTER, type Deadline } from './deadlines.js';
 
 function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
@@ -78,7 +78,7 @@ test('with requests always in flight (the FIFO never runs empty), answered ones 
   const registry = new FinalizationRegistry<number>((n) => collected.add(n));
   const inFlight = keepSixteenInFlight(queue, 20_000, (subject, n) => n < 64 && registry.register(subject, n));
   assert.equal(queue.size, 16);
-  assert.ok(queue.held <= 2 * 256 + 16, `holds ${queue.held} entries for 16 live deadlines`);
+  assert.ok(queue.held <= 2 * TRIM_AFTER + 16, `holds ${queue.held} entries for 16 live deadlines`);
   // The first requests' subjects are garbage now, though their deadlines' FIFO is still busy.
   const gc = fullGc();
   for (let tries = 0; tries < 20 && collected.size < 64; tries++) {

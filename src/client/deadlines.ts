@@ -60,7 +60,7 @@ interface Fifo {
 /** A FIFO compacts once this many cancelled entries sit in it and they outnumber the live ones. */
 const COMPACT_AFTER = 1024;
 /** A FIFO cuts the entries it has passed off its array once this many sit before its head and they are at least half of it. */
-const TRIM_AFTER = 256;
+export const TRIM_AFTER = 256;
 /** An idle FIFO empties its array entry by entry up to this length (keeping its storage); a longer one is replaced. */
 const IDLE_POP_UP_TO = 64;
 
