@@ -58,7 +58,6 @@ const IMPORTED = [
   'client/client.js',
   'client/connect.js',
   'client/connection.js',
-  'client/deadlines.js',
   'client/era-cache.js',
   'client/era.js',
   'client/handshake.js',
@@ -111,6 +110,7 @@ const IMPORTED = [
   'util/atomic-file.js',
   'util/backoff.js',
   'util/churn-map.js', // the Connection's pending requests (#20)
+  'util/deadlines.js', // request timeouts, the Connection's and the node:http path's headers timeout (#20)
   'util/file-lock.js',
   'util/node-builtins.js',
   'util/process-alive.js',

@@ -23,7 +23,7 @@ import {
 } from '../jsonrpc/message.js';
 import { ACCEPTS_REQUEST_SIGNAL, type SendOptions, type TransportState, type Transport, type TransportEnd } from '../transport/transport.js';
 import { ChurnMap } from '../util/churn-map.js';
-import { DeadlineQueue, type Deadline } from './deadlines.js';
+import { DeadlineQueue, type Deadline } from '../util/deadlines.js';
 import type { TraceContext } from './trace-context.js';
 import { withMeta } from './request-meta.js';
 

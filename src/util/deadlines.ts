@@ -31,7 +31,7 @@
 // fires, the entry it was armed for is due whatever Date.now() says.
 
 /** What schedule() returns: pass it to cancel(). */
-import { MAX_TIMER_MS } from '../util/backoff.js';
+import { MAX_TIMER_MS } from './backoff.js';
 
 export interface Deadline {
   /** When it expires, in Date.now() ms. */
