@@ -449,6 +449,41 @@ describe('T2/T3 (#20): the node:http request path', () => {
     await guard(new Promise((resolve) => (bigSocket!.destroyed ? resolve(undefined) : bigSocket!.once('close', resolve))), 'the cancelled large body’s socket to close');
   });
 
+  test('node: cancel() of a body whose whole response is in lets it end without a drain (no timer, no listener) and keeps the connection', async (t) => {
+    // The common case of a POST's SSE answer: the server ends the stream with its answer, so when the reader has what it
+    // wants the response is complete already; all that is left is its 'end', which returns the socket to the pool.
+    const s = await serve(t, (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {}\n\n'));
+    const client = clientFor('node', t);
+    const at = () => client.request(new URL(s.url), get());
+    for (let i = 0; i < 3; i++) {
+      const answer = await at();
+      const inner = answer.body as unknown as { response: http.IncomingMessage };
+      await until(() => inner.response.complete, 'the response to be parsed whole');
+      await answer.body!.read();
+      await answer.body!.cancel();
+      // The drain would listen for the rest's bytes; a complete response has none to come.
+      assert.equal(inner.response.listenerCount('data'), 1, 'a drain listener was added to a complete response');
+      await guard(new Promise((resolve) => (inner.response.readableEnded ? resolve(undefined) : inner.response.once('end', resolve))), 'the cancelled response to end');
+    }
+    // One connection for all three: each went back to the pool once its response ended.
+    assert.equal(s.connections.length, 1, `${s.connections.length} connections for 3 requests in a row`);
+    assert.equal(s.open(), 1);
+  });
+
+  test('node: the headers time limit ends with the headers: a body slower than it is read whole; one client times many requests', async (t) => {
+    // The limit is one queue of deadlines for the client (util/deadlines.ts): an answered request must leave it.
+    const s = await serve(t, (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('a');
+      setTimeout(() => res.write('b'), 60);
+      setTimeout(() => res.end(req.url === '/last' ? 'z' : 'c'), 120);
+    });
+    const client = nodeHttpClient({ headersTimeoutMs: 40 });
+    t.after(() => client.close());
+    const bodies = await guard(Promise.all(['/1', '/2', '/3', '/last'].map(async (path) => (await readAll(await client.request(new URL(`http://127.0.0.1:${s.port}${path}`), get()))).toString())), 'four slow bodies');
+    assert.deepEqual(bodies, ['abc', 'abc', 'abc', 'abz']);
+  });
+
   for (const kind of PATHS) {
     test(`${kind}: an abort before the response headers rejects with the signal's reason (and frees the socket)`, async (t) => {
       let arrived!: () => void;

@@ -16,6 +16,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { DeadlineQueue } from '../util/deadlines.js';
 import type { BodyRead, HttpAnswer, HttpBody, HttpClient, HttpRequestInit } from './http-client.js';
 import type { ChunkPusher } from './sse-stream.js';
 
@@ -43,6 +44,8 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
 const DRAIN_MS = 1_000;
 /** Bytes queued unread before the socket is paused. */
 const HIGH_WATER_BYTES = 1024 * 1024;
+/** What cancel() and a stopped pushChunks() return: settled already, shared (a promise per call is garbage per call). */
+const DONE: Promise<void> = Promise.resolve();
 
 export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
   const agentOptions = { keepAlive: true, timeout: FREE_SOCKET_MS };
@@ -51,6 +54,11 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
   let closed = false;
   const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const headersMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+
+  // The headers timeout of every request in one FIFO with one timer (util/deadlines.ts), not a Node timer each:
+  // arming and clearing a Timeout per request cost more than anything else this path adds to a bare request (#20).
+  const headerDeadlines = new DeadlineQueue();
+  const headersTimedOut = (request: http.ClientRequest) => request.destroy(timeoutError(`no response headers from ${String(request.getHeader('host'))} within ${headersMs} ms`, 'UND_ERR_HEADERS_TIMEOUT'));
 
   const agentFor = (url: URL): http.Agent => {
     if (url.protocol === 'https:') return (httpsAgent ??= new https.Agent({ ...agentOptions, ...options.tls }));
@@ -83,7 +91,7 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
       const fail = (error: unknown) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        headerDeadlines.cancel(deadline);
         unlisten();
         reject(error);
       };
@@ -103,7 +111,7 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
       };
       requestSignal?.addEventListener('abort', onAbort);
       // Connect first (a fresh socket), then the headers; each bounded.
-      let timer: NodeJS.Timeout = setTimeout(() => request.destroy(timeoutError(`no response headers from ${url.host} within ${headersMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')), headersMs);
+      const deadline = headerDeadlines.schedule(headersMs, headersTimedOut, request);
       request.once('socket', (socket: Socket) => {
         if (!socket.connecting) return;
         const connectTimer = setTimeout(() => request.destroy(timeoutError(`connect ETIMEDOUT ${url.host} (no connection within ${connectMs} ms)`, 'ETIMEDOUT')), connectMs);
@@ -115,7 +123,7 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
         // A kept-alive connection the server closed just as we reused it: the request never reached it (Node's documented retry).
         if (!answered && !retried && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !signal.aborted && !requestSignal?.aborted) {
           settled = true;
-          clearTimeout(timer);
+          headerDeadlines.cancel(deadline);
           unlisten();
           send(url, init, true).then(resolve, reject);
           return;
@@ -125,7 +133,7 @@ export function nodeHttpClient(options: NodeHttpOptions = {}): HttpClient {
       request.once('response', (response: http.IncomingMessage) => {
         answered = true;
         settled = true;
-        clearTimeout(timer);
+        headerDeadlines.cancel(deadline);
         const status = response.statusCode ?? 0;
         const hasBody = status !== 204 && status !== 304 && init.method !== 'HEAD';
         if (!hasBody) {
@@ -278,7 +286,7 @@ class NodeBody implements HttpBody, ChunkPusher {
     const pushing = this.pushing;
     if (pushing) {
       // The consumer runs here, in the stream's own event: nothing is queued, so nothing needs pausing.
-      if (!pushing.onChunk(chunk)) void this.cancel();
+      if (!pushing.onChunk(chunk)) this.stop();
       return;
     }
     const waiting = this.waiting;
@@ -351,8 +359,8 @@ class NodeBody implements HttpBody, ChunkPusher {
     while ((chunk = this.queue.shift()) !== undefined) {
       this.queued -= chunk.byteLength;
       if (!onChunk(chunk)) {
-        void this.cancel();
-        return Promise.resolve();
+        this.stop();
+        return DONE;
       }
     }
     if (this.failure) return Promise.reject(this.failure.error);
@@ -364,7 +372,13 @@ class NodeBody implements HttpBody, ChunkPusher {
     });
   }
 
-  async cancel(): Promise<void> {
+  cancel(): Promise<void> {
+    this.stop();
+    return DONE;
+  }
+
+  /** cancel(), without a promise: what the body does itself when a pushed chunk's consumer says stop. */
+  private stop(): void {
     if (this.dropped) return;
     this.dropped = true;
     this.queue.length = 0;
@@ -375,6 +389,9 @@ class NodeBody implements HttpBody, ChunkPusher {
     this.stopPushing()?.resolve();
     if (this.ended || this.failure) return;
     this.detach();
+    // The whole response is parsed already (an SSE answer's last chunk came with the answer): its 'end' is all that
+    // is left, and it needs no bound; no timer and no listeners per call (#20).
+    if (this.response.complete) return void this.response.resume();
     const declared = this.response.headers['content-length'];
     if (declared !== undefined && !(Number(declared) <= DRAIN_LIMIT_BYTES)) return void this.response.destroy();
     this.drain();
