@@ -451,16 +451,21 @@ describe('T2/T3 (#20): the node:http request path', () => {
 
   test('node: cancel() of a body whose whole response is in lets it end without a drain (no timer, no listener) and keeps the connection', async (t) => {
     // The common case of a POST's SSE answer: the server ends the stream with its answer, so when the reader has what it
-    // wants the response is complete already; all that is left is its 'end', which returns the socket to the pool.
-    const s = await serve(t, (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {}\n\n'));
+    // wants the response is parsed whole already, and only its 'end' is still to come (and, for a body paused on a full
+    // queue, its buffered bytes): the socket goes back to the pool as soon as it flows again. The response is paused
+    // here by hand, so that it is complete and not yet ended when cancel() runs, whatever the reads' timing.
+    const s = await serve(t, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+      setTimeout(() => res.end('data: {}\n\n'), 10);
+    });
     const client = clientFor('node', t);
-    const at = () => client.request(new URL(s.url), get());
     for (let i = 0; i < 3; i++) {
-      const answer = await at();
+      const answer = await client.request(new URL(s.url), get());
       const inner = answer.body as unknown as { response: http.IncomingMessage };
+      inner.response.pause();
       await until(() => inner.response.complete, 'the response to be parsed whole');
-      await answer.body!.read();
-      await answer.body!.cancel();
+      assert.equal(inner.response.readableEnded, false);
+      void answer.body!.cancel();
       // The drain would listen for the rest's bytes; a complete response has none to come.
       assert.equal(inner.response.listenerCount('data'), 1, 'a drain listener was added to a complete response');
       await guard(new Promise((resolve) => (inner.response.readableEnded ? resolve(undefined) : inner.response.once('end', resolve))), 'the cancelled response to end');
