@@ -80,6 +80,17 @@ describe('T3 Streamable HTTP', { timeout: 20_000 }, () => {
     assert.equal(textOf(await client.callTool('x')), 'json x');
   });
 
+  test('T3: a request JSON cannot carry (a BigInt argument) fails that call with the serializer\'s error, sends nothing, and the connection goes on', async (t) => {
+    // The POST is built in a promise chain, not an async function (#20): a throw while building it must still be the
+    // call's rejection, not an exception out of send() that leaves the request pending until its timeout.
+    const { client, fixture } = await connected(t, { result: (m) => (m.method === 'tools/call' ? { content: [{ type: 'text', text: `json ${String(m.params?.name)}` }] } : {}) });
+    const postsBefore = fixture.received('POST').length;
+    const failed = await within(client.callTool('x', { n: 1n as unknown as number }).then(() => assert.fail('resolved'), (e: unknown) => e), 'the unserializable call to fail', 2_000);
+    assert.ok(failed instanceof TypeError && /BigInt/.test(failed.message), String(failed));
+    assert.equal(fixture.received('POST').length, postsBefore, 'a POST went out for a request that cannot be serialized');
+    assert.equal(textOf(await client.callTool('y')), 'json y');
+  });
+
   test('T3: an SSE answer may carry a notification and a server request (ping) before the response; the client answers the ping by POST', async (t) => {
     const logs: JsonObject[] = [];
     let pingSeenBeforeAnswer = false;

@@ -204,20 +204,26 @@ export abstract class HttpTransportBase {
     return { ...this.staticHeaders, ...extra };
   }
 
+  /** The Authorization header the provider gave each response's request: a challenge handler is told which credential was refused. */
+  private readonly sentAuthorization = new WeakMap<HttpAnswer, string>();
+
   /**
    * fetch, with the header provider's headers added, network failures and
    * close() turned into ClosedError, and one retry with fresh headers when
    * the server answers 401/403 and the provider's challenge handler asks for it.
    */
-  /** The Authorization header the provider gave each response's request: a challenge handler is told which credential was refused. */
-  private readonly sentAuthorization = new WeakMap<HttpAnswer, string>();
+  protected request(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
+    const first = this.fetchOnce(url, init, method, signal);
+    // Without a challenge handler the first answer is the answer, returned as it is: no async frame per request (#20).
+    return this.options.headerProvider?.onChallenge ? this.answerChallenges(first, url, init, method, signal) : first;
+  }
 
-  protected async request(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
-    let response = await this.fetchOnce(url, init, method, signal);
-    const provider = this.options.headerProvider;
+  private async answerChallenges(first: Promise<HttpAnswer>, url: URL, init: RequestParts, method: string | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+    let response = await first;
+    const provider = this.options.headerProvider!;
     // At most two retries: a renewed token, then (DPoP, RFC 9449 §9) the nonce the server wants with it.
     for (let retries = 0; retries < MAX_CHALLENGE_RETRIES; retries++) {
-      if ((response.status !== 401 && response.status !== 403) || !provider?.onChallenge) return response;
+      if ((response.status !== 401 && response.status !== 403) || !provider.onChallenge) return response;
       let retry: boolean;
       try {
         const sent = this.sentAuthorization.get(response);
@@ -241,21 +247,23 @@ export abstract class HttpTransportBase {
     return response;
   }
 
-  private async fetchOnce(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
-    if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
-    const httpMethod = init.method ?? 'GET';
-    let target = url;
-    for (let hops = 0; ; hops++) {
-      // Asked per hop: the provider is told the URL each value goes to.
-      const headers = this.options.headerProvider ? { ...init.headers, ...(await this.providedHeaders(target, httpMethod, method)) } : init.headers;
-      let response: HttpAnswer;
-      try {
-        response = await this.http.request(target, { method: init.method, headers, body: init.body, signal: this.lifetime.signal, requestSignal: signal });
-      } catch (error) {
-        if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
-        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
-      }
-      if (!isRedirect(response.status)) {
+  /**
+   * One request, its redirects followed here (see hop()). Promise chains, not
+   * an async function: this runs for every request, and each async frame
+   * and await is a promise and a microtask more (#20).
+   */
+  private fetchOnce(url: URL, init: RequestParts, method: string | undefined, signal?: AbortSignal, target: URL = url, hops = 0): Promise<HttpAnswer> {
+    if (this.ended || this.closing) return Promise.reject(new ClosedError(this.site(method), { reason: 'closed' }));
+    // Asked per hop: the provider is told the URL each value goes to.
+    if (!this.options.headerProvider) return this.hop(url, init, init.headers, method, signal, target, hops);
+    return this.providedHeaders(target, init.method ?? 'GET', method).then((provided) => this.hop(url, init, { ...init.headers, ...provided }, method, signal, target, hops));
+  }
+
+  /** Sends one hop's request; a redirect is followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts). */
+  private hop(url: URL, init: RequestParts, headers: Record<string, string>, method: string | undefined, signal: AbortSignal | undefined, target: URL, hops: number): Promise<HttpAnswer> {
+    return this.http.request(target, { method: init.method, headers, body: init.body, signal: this.lifetime.signal, requestSignal: signal }).then(
+      (response) => {
+        if (isRedirect(response.status)) return this.redirected(response, url, init, method, signal, target, hops);
         if (headers.authorization !== undefined && this.options.headerProvider) this.sentAuthorization.set(response, headers.authorization);
         try {
           this.options.headerProvider?.onResponse?.({ url: new URL(target), status: response.status, headers: response.headers });
@@ -263,15 +271,21 @@ export abstract class HttpTransportBase {
           // a hook's failure is not the request's
         }
         return response;
-      }
-      // Followed here, not by fetch, so that no header and no body of ours leaves the configured origin (see redirects.ts).
-      const hop = nextHop(response, target, this.url.origin, httpMethod, hops);
-      await response.body?.cancel().catch(() => {});
-      if ('refuse' in hop) {
-        throw new ClosedError(this.site(method), { reason: 'http', status: response.status, cause: new Error(this.scrub(`${hop.refuse}: not followed`)) });
-      }
-      target = hop.follow;
+      },
+      (error: unknown) => {
+        if (this.lifetime.signal.aborted) throw new ClosedError(this.site(method), { reason: 'closed' });
+        throw new ClosedError(this.site(method), { reason: 'transport', cause: this.scrubbed(error) });
+      },
+    );
+  }
+
+  private async redirected(response: HttpAnswer, url: URL, init: RequestParts, method: string | undefined, signal: AbortSignal | undefined, target: URL, hops: number): Promise<HttpAnswer> {
+    const next = nextHop(response, target, this.url.origin, init.method ?? 'GET', hops);
+    await response.body?.cancel().catch(() => {});
+    if ('refuse' in next) {
+      throw new ClosedError(this.site(method), { reason: 'http', status: response.status, cause: new Error(this.scrub(`${next.refuse}: not followed`)) });
     }
+    return this.fetchOnce(url, init, method, signal, next.follow, hops + 1);
   }
 
   /** The provider's headers for one request, checked like configured ones; every value becomes a secret. */
@@ -416,11 +430,16 @@ function lazyNodeClient(options: NodeHttpOptions): HttpClient {
   let closed = false;
   return {
     kind: 'node',
-    async request(url, init) {
+    // Not an async function: once loaded, the request's own promise is returned as it is (an async function around it
+    // would add a promise and two microtask hops to every request, #20).
+    request(url, init) {
       if (client) return client.request(url, init);
-      client = await (loading ??= import('./node-http.js').then((module) => module.nodeHttpClient(options)));
-      if (closed) client.close();
-      return client.request(url, init);
+      loading ??= import('./node-http.js').then((module) => {
+        client = module.nodeHttpClient(options);
+        if (closed) client.close();
+        return client;
+      });
+      return loading.then((loaded) => loaded.request(url, init));
     },
     close() {
       closed = true;

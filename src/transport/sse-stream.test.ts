@@ -94,3 +94,43 @@ test('an event longer than the cap ends the read as too-large', async () => {
   assert.equal(end, 'too-large');
   assert.deepEqual(events.map((e) => e.data), ['small']);
 });
+
+test('a pushing body (ChunkPusher) is read through pushChunks: its events, a handler that throws, and a pushChunks that throws are all the promise\'s (readSse rejects, never throws)', async () => {
+  const pushing = (push: (onChunk: (chunk: Uint8Array) => boolean) => Promise<void>) =>
+    Object.assign(bodyOf([]), { pushChunks: push }) as unknown as ReadableStream<Uint8Array>;
+  const events: string[] = [];
+  const end = await readSse(
+    pushing((onChunk) => {
+      onChunk(Buffer.from('data: one\n\nda'));
+      onChunk(Buffer.from('ta: two\n\n'));
+      return Promise.resolve();
+    }),
+    1024,
+    { onEvent: (event) => events.push(event.data) },
+  );
+  assert.deepEqual([end, events], ['ended', ['one', 'two']]);
+
+  // A handler that throws stops the body (onChunk answers false) and rejects the read with the handler's error.
+  const bug = new Error('handler bug');
+  let answered: boolean | undefined;
+  await assert.rejects(
+    readSse(
+      pushing((onChunk) => {
+        answered = onChunk(Buffer.from('data: x\n\n'));
+        return Promise.resolve();
+      }),
+      1024,
+      { onEvent: () => { throw bug; } },
+    ),
+    (error: unknown) => error === bug,
+  );
+  assert.equal(answered, false);
+
+  // A body whose pushChunks throws: a rejection like any read failure, so a caller's .catch sees it.
+  const broken = new Error('pushChunks threw');
+  let read: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => {
+    read = readSse(pushing(() => { throw broken; }), 1024, { onEvent: () => {} });
+  });
+  await assert.rejects(read!, (error: unknown) => error === broken);
+});

@@ -55,10 +55,15 @@ export interface ChunkPusher {
  * a Node Readable from a node:http request path, which needs no web stream;
  * one that is also a ChunkPusher is read through pushChunks().
  */
-export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
+export function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: number, handlers: SseHandlers): Promise<SseEnd> {
   const parser = createSseParser({ maxEventBytes, onEvent: handlers.onEvent, onId: handlers.onId, onRetry: handlers.onRetry });
   const { done } = handlers;
-  if (isChunkPusher(body)) return readPushed(body, parser, done);
+  // Not an async function: a pushed body's read is one promise, not three (#20: this runs for every request over HTTP).
+  return isChunkPusher(body) ? readPushed(body, parser, done) : readPulled(body, parser, done);
+}
+
+/** readSse over a body read chunk by chunk. */
+async function readPulled(body: AsyncIterable<Uint8Array>, parser: SseParser, done: (() => boolean) | undefined): Promise<SseEnd> {
   // A web stream is read through its reader: one promise per read, where its async iterator adds a result object and a frame.
   const source = isReadableStream(body) ? readerOf(body) : iteratorOf(body);
   try {
@@ -81,21 +86,28 @@ export async function readSse(body: AsyncIterable<Uint8Array>, maxEventBytes: nu
 }
 
 /** readSse over a ChunkPusher: the parser runs in the body's own callback, and the body stops itself when told. */
-async function readPushed(body: ChunkPusher, parser: SseParser, done: (() => boolean) | undefined): Promise<SseEnd> {
+function readPushed(body: ChunkPusher, parser: SseParser, done: (() => boolean) | undefined): Promise<SseEnd> {
   let end: SseEnd | undefined;
   let thrown: { error: unknown } | undefined;
-  await body.pushChunks((chunk) => {
-    try {
-      end = afterChunk(parser.push(chunk), done);
-    } catch (error) {
-      // A handler that threw: the body is cancelled (false) before the error goes on.
-      thrown = { error };
-      return false;
-    }
-    return end === undefined;
+  let pushed: Promise<void>;
+  try {
+    pushed = body.pushChunks((chunk) => {
+      try {
+        end = afterChunk(parser.push(chunk), done);
+      } catch (error) {
+        // A handler that threw: the body is cancelled (false) before the error goes on.
+        thrown = { error };
+        return false;
+      }
+      return end === undefined;
+    });
+  } catch (error) {
+    return Promise.reject(error); // readSse rejects, never throws
+  }
+  return pushed.then(() => {
+    if (thrown) throw thrown.error;
+    return end ?? 'ended';
   });
-  if (thrown) throw thrown.error;
-  return end ?? 'ended';
 }
 
 /** The reads of a body, and how to give it up: the same three calls for a web stream and an async iterator. */

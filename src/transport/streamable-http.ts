@@ -40,6 +40,17 @@ interface StreamCursor {
   dropCause?: unknown;
 }
 
+/** One request's SSE answer being followed: what its reads and resumptions share. */
+interface StreamFollow {
+  readonly method: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly cursor: StreamCursor;
+  /** The answer to the request has come (the stream's work is done). */
+  answered: boolean;
+  readonly onMessage: (value: unknown) => void;
+  readonly isAnswered: () => boolean;
+}
+
 export class StreamableHttpTransport extends HttpTransportBase implements Transport {
   readonly kind = 'streamable-http' as const;
   /** A cancelled request's signal aborts its POST and the stream that would carry its answer. */
@@ -146,26 +157,54 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return headers;
   }
 
-  private async post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
+  /**
+   * POSTs one message; settles once the server has taken it (a request's
+   * answer is then read in the background). Promise chains, not an async
+   * function: the common case (an answer on its way) passes through without
+   * an async frame or an await, each a promise and a microtask per request (#20).
+   */
+  private post(message: JsonRpcMessage, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined, extra?: Record<string, string>): Promise<void> {
     const sentSession = this.sessionId;
-    let response: HttpAnswer;
+    let sent: Promise<HttpAnswer>;
     try {
-      response = await this.request(
-        this.url,
-        {
-          method: 'POST',
-          headers: this.postHeaders(message, extra),
-          body: JSON.stringify(message),
-        },
-        method,
-        signal,
-      );
+      sent = this.request(this.url, { method: 'POST', headers: this.postHeaders(message, extra), body: JSON.stringify(message) }, method, signal);
     } catch (error) {
-      if (signal?.aborted && !this.ended) return; // the Connection gave up on this request and has settled it
-      throw error;
+      return Promise.reject(error); // a message JSON.stringify refuses: this request's failure, as a rejection like any other
     }
+    return sent.then(
+      (response) => this.answered(response, sentSession, method, requestId, signal),
+      (error: unknown) => {
+        if (signal?.aborted && !this.ended) return; // the Connection gave up on this request and has settled it
+        throw error;
+      },
+    );
+  }
+
+  /** The server's HTTP answer to a POST: a request's answer on its way is handed off at once; anything else is looked at in answeredOtherwise(). */
+  private answered(response: HttpAnswer, sentSession: string | undefined, method: string | undefined, requestId: JsonRpcId | undefined, signal: AbortSignal | undefined): Promise<void> | undefined {
     // The server assigns the session in its answer to the message that opened it (the handshake's first).
     if (sentSession === undefined && !this.modern) this.takeSessionId(response);
+    if (requestId !== undefined && response.ok && response.status !== 202) {
+      const type = response.headers.get('content-type') ?? '';
+      const answer = type.includes('text/event-stream')
+        ? this.followStream(response, requestId, method, signal)
+        : type.includes('application/json')
+          ? this.takeJsonAnswer(response, requestId, method)
+          : undefined;
+      if (answer) {
+        // Handed off: the answer arrives through onMessage, or is reported lost.
+        answer.catch((error: unknown) => {
+          if (signal?.aborted && !this.ended) return;
+          this.handlers?.onAnswersLost([requestId], error as McpClientError);
+        });
+        return undefined;
+      }
+    }
+    return this.answeredOtherwise(response, sentSession, method, requestId);
+  }
+
+  /** Every answer to a POST but a request's answer on its way: an error status, a session the server lost, a notification's 202, a content type that is neither JSON nor SSE. */
+  private async answeredOtherwise(response: HttpAnswer, sentSession: string | undefined, method: string | undefined, requestId: JsonRpcId | undefined): Promise<void> {
     // A 4xx that carries the JSON-RPC error for this request (a modern server's -32022, -32601, -32020, -32021)
     // is the server's answer: the client reads it as an RpcError (an era verdict, a retry), never a transport refusal.
     if (requestId !== undefined && response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 403) {
@@ -198,26 +237,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       throw new SessionExpiredError(this.site(method), 400);
     }
     if (!response.ok) throw await this.statusError(response, method);
-    if (requestId === undefined || response.status === 202) {
-      // Notifications and responses: 202 with no body. Loose servers answer 200 with a body; it is not ours to read.
-      await response.body?.cancel().catch(() => {});
-      return;
-    }
-    const type = response.headers.get('content-type') ?? '';
-    const answer = type.includes('text/event-stream')
-      ? this.followStream(response, requestId, method, signal)
-      : type.includes('application/json')
-        ? this.takeJsonAnswer(response, requestId, method)
-        : undefined;
-    if (!answer) {
-      await response.body?.cancel().catch(() => {});
-      throw this.protocolError(method, `the server answered a request with Content-Type "${type}"; expected application/json or text/event-stream`);
-    }
-    // Handed off: the answer arrives through onMessage, or is reported lost.
-    answer.catch((error: unknown) => {
-      if (signal?.aborted && !this.ended) return;
-      this.handlers?.onAnswersLost([requestId], error as McpClientError);
-    });
+    // Notifications and responses: 202 with no body. Loose servers answer 200 with a body; it is not ours to read.
+    await response.body?.cancel().catch(() => {});
+    if (requestId === undefined || response.status === 202) return;
+    // A request answered 2xx, but neither as JSON nor as an event stream (answered() took those).
+    throw this.protocolError(method, `the server answered a request with Content-Type "${response.headers.get('content-type') ?? ''}"; expected application/json or text/event-stream`);
   }
 
   /** Forgets a session the server no longer knows, once (concurrent requests may all meet it). */
@@ -254,21 +278,34 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * "Resumability and Redelivery"). Without an event id there is nothing to
    * resume from, and the request fails as closed.
    */
-  private async followStream(response: HttpAnswer, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const cursor: StreamCursor = {};
-    let answered = false;
-    const onMessage = (value: unknown) => {
-      if (isAnswerTo(value, requestId)) answered = true;
-    };
-    let failures = 0;
-    let current: HttpAnswer = response;
-    for (;;) {
-      const progressBefore = cursor.lastEventId;
+  private followStream(response: HttpAnswer, requestId: JsonRpcId, method: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const follow: StreamFollow = {
+      method,
+      signal,
+      cursor: {},
+      answered: false,
+      onMessage: (value: unknown) => {
+        if (isAnswerTo(value, requestId)) follow.answered = true;
+      },
       // Once the answer is in, stop reading: "After the JSON-RPC response has been sent, the server
       // SHOULD terminate the SSE stream"; one that does not must not hold this request open.
-      const end = await this.consume(current, cursor, method, onMessage, () => answered);
-      if (end === 'too-large') throw new MessageTooLargeError(this.site(method), this.maxMessageBytes);
-      if (answered) return;
+      isAnswered: () => follow.answered,
+    };
+    // The first read is the whole of nearly every request's stream: no async frame unless it must be resumed (#20).
+    return this.consume(response, follow.cursor, method, follow.onMessage, follow.isAnswered).then((end) => (this.streamOver(end, follow) ? undefined : this.resumeStream(follow, undefined)));
+  }
+
+  /** Whether the request's stream has done its work (its answer came); throws when an event was too large. */
+  private streamOver(end: 'ended' | 'dropped' | 'too-large', follow: StreamFollow): boolean {
+    if (end === 'too-large') throw new MessageTooLargeError(this.site(follow.method), this.maxMessageBytes);
+    return follow.answered;
+  }
+
+  /** A request's stream ended before its answer: resumed, and read again, until the answer comes or the attempts run out. */
+  private async resumeStream(follow: StreamFollow, progressBefore: string | undefined): Promise<void> {
+    const { cursor, method, signal } = follow;
+    let failures = 0;
+    for (;;) {
       if (cursor.lastEventId === undefined) {
         const dropped = cursor.dropCause === undefined ? {} : { cause: this.scrubbed(cursor.dropCause) };
         throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error('the response stream ended before the answer, and carried no event id to resume from', dropped) });
@@ -276,6 +313,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       failures = cursor.lastEventId === progressBefore ? failures + 1 : 0;
       // Retry the GET until a stream is open; each refusal counts once. (Looping back to consume()
       // after a refusal would re-read the spent response and count that attempt twice.)
+      let current: HttpAnswer;
       for (;;) {
         if (failures >= this.reconnectPolicy.maxAttempts) {
           throw new ClosedError(this.site(method), { reason: 'transport', cause: new Error(`the response stream could not be resumed after ${failures} attempts`) });
@@ -290,6 +328,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         }
         failures++;
       }
+      progressBefore = cursor.lastEventId;
+      if (this.streamOver(await this.consume(current, cursor, method, follow.onMessage, follow.isAnswered), follow)) return;
     }
   }
 
@@ -310,38 +350,37 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return response;
   }
 
-  /** Reads one SSE response, delivering `message` events and tracking the cursor. */
-  private async consume(response: HttpAnswer, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void, done?: () => boolean) {
-    if (!response.body) return 'ended' as const;
-    try {
-      return await readSse(response.body, this.maxMessageBytes, {
-        done,
-        onId: (id) => {
-          cursor.lastEventId = id;
-        },
-        onRetry: (ms) => {
-          // Clamped to [0, reconnect.maxMs] (#20): a retry past 2^31-1 would fire at once, a huge valid one stall for days.
-          cursor.retryMs = retryDelay(ms, this.reconnectPolicy);
-        },
-        onEvent: (event: SseEvent) => {
-          // Only `message` events (or untyped ones) carry JSON-RPC; a priming event has an id and empty data.
-          if ((event.event !== undefined && event.event !== 'message') || event.data === '') return;
-          let value: unknown;
-          try {
-            value = JSON.parse(event.data);
-          } catch {
-            this.deliverText(event.data); // reports it as noise
-            return;
-          }
-          onMessage(value);
-          this.handlers?.onMessage(value);
-        },
-      });
-    } catch (error) {
+  /** Reads one SSE response, delivering `message` events and tracking the cursor. A promise chain, not an async function: it runs for every request (#20). */
+  private consume(response: HttpAnswer, cursor: StreamCursor, method: string | undefined, onMessage: (value: unknown) => void, done?: () => boolean): Promise<'ended' | 'dropped' | 'too-large'> {
+    if (!response.body) return Promise.resolve('ended');
+    const read = readSse(response.body, this.maxMessageBytes, {
+      done,
+      onId: (id) => {
+        cursor.lastEventId = id;
+      },
+      onRetry: (ms) => {
+        // Clamped to [0, reconnect.maxMs] (#20): a retry past 2^31-1 would fire at once, a huge valid one stall for days.
+        cursor.retryMs = retryDelay(ms, this.reconnectPolicy);
+      },
+      onEvent: (event: SseEvent) => {
+        // Only `message` events (or untyped ones) carry JSON-RPC; a priming event has an id and empty data.
+        if ((event.event !== undefined && event.event !== 'message') || event.data === '') return;
+        let value: unknown;
+        try {
+          value = JSON.parse(event.data);
+        } catch {
+          this.deliverText(event.data); // reports it as noise
+          return;
+        }
+        onMessage(value);
+        this.handlers?.onMessage(value);
+      },
+    });
+    return read.then(undefined, (error: unknown) => {
       if (this.ended || this.closing) throw new ClosedError(this.site(method), { reason: 'closed' });
       cursor.dropCause = error;
       return 'dropped' as const; // the connection broke: for a response stream, a stream end like any other (resume if we can)
-    }
+    });
   }
 
   /**
