@@ -95,7 +95,7 @@ test('an event longer than the cap ends the read as too-large', async () => {
   assert.deepEqual(events.map((e) => e.data), ['small']);
 });
 
-test('a pushing body (ChunkPusher) is read through pushChunks: its events, a handler that throws, and a pushChunks that throws are all the promise\'s (readSse rejects, never throws)', async () => {
+test('a pushing body (ChunkPusher) is read through pushChunks: its events, a handler that throws, and a pushChunks that throws all settle its one promise (readSse rejects, never throws)', async () => {
   const pushing = (push: (onChunk: (chunk: Uint8Array) => boolean) => Promise<void>) =>
     Object.assign(bodyOf([]), { pushChunks: push }) as unknown as ReadableStream<Uint8Array>;
   const events: string[] = [];
