@@ -100,7 +100,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * stream) and delivered through onMessage, or reported lost.
    */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    // Not an async function: post() is one already, and a second promise and hop per message cost for nothing (#20).
+    // Not an async function: post() returns its promise chain as it is; a wrapper would add a promise and a hop per message (#20).
     const method = 'method' in message ? message.method : undefined;
     if (this.ended || this.closing) return Promise.reject(new ClosedError(this.site(method), { reason: 'closed' }));
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
