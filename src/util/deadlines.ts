@@ -30,9 +30,9 @@
 // clock, is never armed for longer than the FIFO's duration, and when it
 // fires, the entry it was armed for is due whatever Date.now() says.
 
-/** What schedule() returns: pass it to cancel(). */
 import { MAX_TIMER_MS } from './backoff.js';
 
+/** What schedule() returns: pass it to cancel(). */
 export interface Deadline {
   /** When it expires, in Date.now() ms. */
   readonly at: number;
