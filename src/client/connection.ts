@@ -319,6 +319,7 @@ export class Connection {
 
     return new Promise<unknown>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+      const now = Date.now();
       const entry: Pending = {
         id,
         method,
@@ -326,7 +327,7 @@ export class Connection {
         reject,
         deadline: undefined,
         timeoutMs,
-        startedAt: Date.now(),
+        startedAt: now,
         options,
         removeAbortListener: undefined,
         abandonSignal: this.transport.usesRequestSignals ? abandonFor(this.transport) : undefined,
@@ -335,7 +336,7 @@ export class Connection {
         handshake,
         outageTimer: undefined,
       };
-      entry.deadline = this.deadlines.schedule(timeoutMs, this.timedOut, entry);
+      entry.deadline = this.deadlines.schedule(timeoutMs, this.timedOut, entry, now);
       if (signal) {
         const onAbort = () => this.abandon(id, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });

@@ -32,6 +32,19 @@ test('deadlines of different durations fire in deadline order, never before they
   assert.equal(queue.size, 0);
 });
 
+test('a deadline counts from the `now` its caller read (the connection reads the clock once per request), not from a later read', async () => {
+  const queue = new DeadlineQueue();
+  const fired: string[] = [];
+  const read = Date.now() - 1_000;
+  const deadline = queue.schedule(1_050, () => fired.push('from an old read'), undefined, read);
+  assert.equal(deadline.at, read + 1_050);
+  const later = queue.schedule(1_050, () => fired.push('from now'));
+  await sleep(200);
+  assert.deepEqual(fired, ['from an old read']);
+  assert.equal(queue.size, 1);
+  queue.cancel(later);
+});
+
 test('a cancelled deadline never fires; cancelling twice or after it fired changes nothing', async () => {
   const queue = new DeadlineQueue();
   const fired: number[] = [];

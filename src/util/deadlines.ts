@@ -67,15 +67,19 @@ const IDLE_POP_UP_TO = 64;
 export class DeadlineQueue {
   private readonly fifos = new Map<number, Fifo>();
 
-  /** Calls `expire(subject)` once `ms` have passed, unless cancel() comes first. */
-  schedule<T>(ms: number, expire: (subject: T) => void, subject?: T): Deadline {
+  /**
+   * Calls `expire(subject)` once `ms` have passed, unless cancel() comes
+   * first. `now` is Date.now() when the caller has just read it: a clock
+   * read costs ~55 ns on the bench box, a tenth of a request's own work.
+   */
+  schedule<T>(ms: number, expire: (subject: T) => void, subject?: T, now = Date.now()): Deadline {
     const duration = Math.max(0, ms);
     let fifo = this.fifos.get(duration);
     if (!fifo) {
       fifo = { ms: duration, entries: [], head: 0, live: 0, timer: undefined, armedFor: undefined };
       this.fifos.set(duration, fifo);
     }
-    const entry: Entry = { at: Date.now() + duration, fifo, expire: expire as (subject: never) => void, subject };
+    const entry: Entry = { at: now + duration, fifo, expire: expire as (subject: never) => void, subject };
     fifo.entries.push(entry);
     // An idle FIFO's timer was armed before this entry was scheduled, for at most the same duration:
     // it fires no later than this entry is due, and re-arms for it then.
