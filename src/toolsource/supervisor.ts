@@ -223,13 +223,26 @@ export class ServerSupervisor {
     return this.resolvedSecrets.size === 0 ? this.options.secrets : [...this.options.secrets, ...this.resolvedSecrets];
   }
 
-  /** One settled call's cost (the tool source measures it: it sees the result's size and the cap). */
-  recordCall(ms: number, bytes: number, truncated: boolean, timedOut: boolean): void {
-    this.stats.totalMs += ms;
-    if (ms > this.stats.maxMs) this.stats.maxMs = ms;
+  /** One answered call's cost (the tool source measures it: it sees the result's size and the cap). */
+  recordCall(ms: number, bytes: number, truncated: boolean): void {
+    this.addTime(ms);
     this.stats.bytes += bytes;
     if (truncated) this.stats.truncated++;
+  }
+
+  /**
+   * A call run() started or refused that failed, reported by the caller's
+   * own rejection handler (see run()); `ms` when the call was timed.
+   */
+  recordFailure(ms: number | undefined, timedOut: boolean): void {
+    this.errors++;
+    if (ms !== undefined) this.addTime(ms);
     if (timedOut) this.stats.timeouts++;
+  }
+
+  private addTime(ms: number): void {
+    this.stats.totalMs += ms;
+    if (ms > this.stats.maxMs) this.stats.maxMs = ms;
   }
 
   /**
@@ -258,30 +271,32 @@ export class ServerSupervisor {
     }
   }
 
-  /** Runs one call on the connected server, counting it; serialized with the others when `serialize` is set. */
+  /**
+   * Runs one call on the connected server, counting it; serialized with the
+   * others when `serialize` is set. A call refused because the server cannot
+   * take it (restarting, failed, disabled) counts as a call too. Its failure
+   * is the caller's to report (recordFailure), from the rejection handler it
+   * has anyway: so the common case, a ready server and no queue, adds no
+   * promise of its own to the call (#20: a hop here was a tenth of the tool
+   * source's cost per call).
+   */
   run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
-    // The common case, a ready server and no queue, adds one promise to the call and nothing else.
-    if (!serialize && this.state === 'ready') return this.counted(job(this.client!));
-    // A call refused because the server cannot take it (restarting, failed, disabled) counts as a call that failed.
-    const attempt = () => this.ready().then((client) => this.counted(job(client)), this.countRefusal);
+    if (!serialize && this.state === 'ready') {
+      this.calls++;
+      return job(this.client!);
+    }
+    const attempt = () => this.ready().then((client) => {
+      this.calls++;
+      return job(client);
+    }, this.countRefusal);
     if (!serialize) return attempt();
     const result = this.queue.then(attempt, attempt);
     this.queue = result.catch(() => {});
     return result;
   }
 
-  private counted<T>(call: Promise<T>): Promise<T> {
-    this.calls++;
-    return call.then(undefined, this.countError);
-  }
-
   private readonly countRefusal = (error: unknown): never => {
     this.calls++;
-    return this.countError(error);
-  };
-
-  private readonly countError = (error: unknown): never => {
-    this.errors++;
     throw error;
   };
 

@@ -412,14 +412,14 @@ export class ToolSource {
       (result) => {
         const capped = capResult(result, cap);
         const ms = performance.now() - started;
-        supervisor.recordCall(ms, capped.sizeBytes, capped.truncated, false);
+        supervisor.recordCall(ms, capped.sizeBytes, capped.truncated);
         if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: capped.sizeBytes, truncated: capped.truncated, error: undefined, era, protocolVersion });
         return { result: capped.result, truncated: capped.truncated, sizeBytes: capped.sizeBytes, name: definition.name, server: server.key, tool };
       },
       (error: unknown) => {
         const scrubbed = scrubError(error, supervisor.secrets());
         const ms = performance.now() - started;
-        supervisor.recordCall(ms, 0, false, scrubbed instanceof TimeoutError);
+        supervisor.recordFailure(ms, scrubbed instanceof TimeoutError);
         if (this.options.onCall) this.tell({ server: server.key, tool, name: definition.name, ms, bytes: 0, truncated: false, error: scrubbed instanceof Error ? scrubbed : undefined, era, protocolVersion });
         throw scrubbed;
       },
@@ -443,6 +443,7 @@ export class ToolSource {
     const supervisor = this.supervisors.get(key);
     if (!supervisor) return Promise.reject(this.unknownServer(key));
     return supervisor.run(job, this.options.serializeCalls ?? false).catch((error: unknown) => {
+      supervisor.recordFailure(undefined, false);
       throw scrubError(error, supervisor.secrets());
     });
   }
