@@ -23,6 +23,7 @@ const COLORS: Record<ContenderId, string> = {
   'one-server': '#ced4da',
   'bare-script': '#495057',
   'floor-wire': '#212529',
+  'floor-wire-group': '#3b3f44',
   'ai-sdk': '#2f9e44',
   'floor-8-servers': '#dee2e6',
   'floor-fetch': '#5c5f66',

@@ -30,7 +30,7 @@ export const FRAMING_CONTENDERS = ['mcpwire', 'sdk', 'sdk-novalidate', 'ndjson',
  * The SSE workloads read mcpwire through both HTTP request paths: node:http
  * (mcpwire, Node's default) and fetch (mcpwire-fetch).
  */
-export const CONTENDERS = [...FRAMING_CONTENDERS, 'mcpwire-fetch', 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-fetch', 'floor-http', 'serve', 'floor-relay'] as const;
+export const CONTENDERS = [...FRAMING_CONTENDERS, 'mcpwire-fetch', 'sdk-v2', 'ai-sdk', 'floor-node', 'toolsource', 'bare-client', 'one-server', 'floor-8-servers', 'bare-script', 'floor-wire', 'floor-wire-group', 'floor-fetch', 'floor-http', 'serve', 'floor-relay'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
 
 export const WORKLOADS = [

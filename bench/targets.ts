@@ -181,7 +181,9 @@ function issue20Targets(records: readonly BenchRecord[]): TargetResult[] {
     ['e2e-sequential-echo', ''],
     ['e2e-sequential', ''],
   ] as const) {
-    rows.push(againstTarget(records, `${workload}: client CPU/call ≤ 1.2× the bare floor client`, reference, workload, cpu, 'floor-wire', 1.2));
+    // Judged against the floor whose server sits in a process group of its own, as mcpwire's does (L2): under other
+    // load a new session alone costs the client CPU per call (see RESULTS.md); the plain floor-wire stays in the figure.
+    rows.push(againstTarget(records, `${workload}: client CPU/call ≤ 1.2× the bare floor client (its server in a process group, as mcpwire's)`, reference, workload, cpu, 'floor-wire-group', 1.2));
     rows.push(againstTarget(records, `${workload}: client CPU/call ≤ 0.3× the SDK v1`, reference, workload, cpu, 'sdk', 0.3));
   }
   rows.push(againstTarget(records, 'e2e-http-concurrent16: client CPU/call ≤ 0.35× the SDK v1', http, 'e2e-http-concurrent16', cpu, 'sdk', 0.35));
