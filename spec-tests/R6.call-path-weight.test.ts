@@ -78,3 +78,17 @@ test(`R6 (#20): a call through the tool source adds at most ${TOOL_SOURCE_EXTRA}
   assert.equal(status.calls, 20 + CALLS + 1);
   assert.equal(status.errors, 1);
 });
+
+test('R6 (#20): a `within` that throws fails the call as a rejection, never a throw out of call(), and the failure is counted', async (t) => {
+  const source = await openForTest(t, { start: 'startup', config: configOf([fixtureServer('w')]) });
+  const within = (): never => {
+    throw new Error('the host refused to run it');
+  };
+  let called: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => {
+    called = source.call('mcp.w.echo', { text: 'x' }, { within });
+  });
+  await assert.rejects(called!, /the host refused to run it/);
+  const status = source.status().find((s) => s.key === 'w')!;
+  assert.deepEqual([status.calls, status.errors], [1, 1]);
+});

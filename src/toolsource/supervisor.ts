@@ -281,18 +281,22 @@ export class ServerSupervisor {
    * source's cost per call).
    */
   run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
-    if (!serialize && this.state === 'ready') {
-      this.calls++;
-      return job(this.client!);
-    }
-    const attempt = () => this.ready().then((client) => {
-      this.calls++;
-      return job(client);
-    }, this.countRefusal);
+    if (!serialize && this.state === 'ready') return this.started(job, this.client!);
+    const attempt = () => this.ready().then((client) => this.started(job, client), this.countRefusal);
     if (!serialize) return attempt();
     const result = this.queue.then(attempt, attempt);
     this.queue = result.catch(() => {});
     return result;
+  }
+
+  /** Counts the call and starts it; a job that throws (a host's `within`, say) fails like any call: a rejection, never a throw out of call(). */
+  private started<T>(job: (client: McpClient) => Promise<T>, client: McpClient): Promise<T> {
+    this.calls++;
+    try {
+      return job(client);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   private readonly countRefusal = (error: unknown): never => {
