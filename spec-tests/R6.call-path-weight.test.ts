@@ -8,9 +8,9 @@
 // counted) and end with the test.
 
 import assert from 'node:assert/strict';
-import { createHook } from 'node:async_hooks';
 import { test } from 'node:test';
 import { McpClient, StdioTransport } from '../src/index.js';
+import { weighCalls } from './helpers/call-weight.js';
 import { configOf, fixtureServer, openForTest, TOOLSOURCE_FIXTURE } from './helpers/toolsource.js';
 
 /**
@@ -23,33 +23,12 @@ const CLIENT_BUDGET = 5;
 const TOOL_SOURCE_EXTRA = 1;
 const CALLS = 50;
 
-interface Weight {
-  promises: number;
-  timers: number;
-}
-
-/** Runs `call(i)` CALLS times, one after another, and counts what the client makes per call; `text` reads an answer (outside the count). */
-async function weigh<R>(call: (i: number) => Promise<R>, text: (result: R) => string): Promise<Weight> {
+/** Warms the path with 20 calls, then weighs CALLS more; every answer is checked (a path that dropped or mixed up answers would only look light). */
+async function weigh<R>(call: (i: number) => Promise<R>, text: (result: R) => string): Promise<{ promises: number; timers: number }> {
   for (let i = 0; i < 20; i++) assert.equal(text(await call(i)), `warm ${i}`); // modules loaded, queues and maps warm
-  let promises = 0;
-  let timers = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PROMISE') promises++;
-      else if (type === 'Timeout') timers++;
-    },
-  });
-  const results: R[] = [];
-  hook.enable();
-  try {
-    for (let i = 0; i < CALLS; i++) results.push(await call(1_000 + i));
-  } finally {
-    hook.disable();
-  }
-  const texts = results.map(text);
-  // Every answer checked: a path that dropped or mixed up answers would only look light.
-  assert.deepEqual(texts, Array.from({ length: CALLS }, (_, i) => `warm ${1_000 + i}`));
-  return { promises: promises / CALLS, timers: timers / CALLS };
+  const weight = await weighCalls(CALLS, (i) => call(1_000 + i));
+  assert.deepEqual(weight.results.map(text), Array.from({ length: CALLS }, (_, i) => `warm ${1_000 + i}`));
+  return weight;
 }
 
 function textOf(result: { content: readonly unknown[] }): string {
