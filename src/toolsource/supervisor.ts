@@ -277,8 +277,8 @@ export class ServerSupervisor {
    * take it (restarting, failed, disabled) counts as a call too. Its failure
    * is the caller's to report (recordFailure), from the rejection handler it
    * has anyway: so the common case, a ready server and no queue, adds no
-   * promise of its own to the call (#20: a hop here was a tenth of the tool
-   * source's cost per call).
+   * promise of its own to the call (#20: the hop cost 40–90 of the tool
+   * source's ~250 ns of its own work a call, measured against a stub client).
    */
   run<T>(job: (client: McpClient) => Promise<T>, serialize: boolean): Promise<T> {
     if (!serialize && this.state === 'ready') return this.started(job, this.client!);
